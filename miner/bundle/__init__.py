@@ -1,0 +1,1 @@
+"""Stage `bundle`: entry families, their regions and context bundles on disk."""

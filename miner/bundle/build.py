@@ -1,0 +1,234 @@
+"""Entry families and their context bundles.
+
+Entries whose traversals include the same regions (precision and ``_64`` variants of one
+routine: ``rocblas_internal_scal_template`` and its ``_64`` twin are two functions but one
+region of source) form a family, and a family gets one bundle listing every entry name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+
+import networkx as nx
+
+from miner.bundle.regions import SourceReader, Span
+from miner.models import (
+    BoundaryRecord,
+    Bundle,
+    CallEdge,
+    ConditionRecord,
+    ExclusionRecord,
+    ExecSpace,
+    LaunchSite,
+    Provenance,
+    Region,
+    Role,
+    Traversal,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryView:
+    """One entry's traversal seen as regions: what the family grouping and bundles need."""
+
+    entry: str
+    traversal: Traversal
+    region_of: dict[str, str]  # included node -> region id
+    roles: dict[str, Role]  # included node -> role
+
+    @property
+    def region_set(self) -> frozenset[str]:
+        return frozenset(self.region_of.values())
+
+
+class BundleBuilder:
+    def __init__(self, g: nx.DiGraph, reader: SourceReader, library: str) -> None:
+        self.g = g
+        self.reader = reader
+        self.library = library
+        self._spans: dict[str, Span] = {}
+
+    def span(self, node: str) -> Span:
+        if node not in self._spans:
+            self._spans[node] = self.reader.span(self.g.nodes[node]["facts"])
+        return self._spans[node]
+
+    def region_id(self, node: str) -> str:
+        s = self.span(node)
+        facts = self.g.nodes[node]["facts"]
+        return f"{s.file}:{s.start_line}-{s.end_line}:{facts.macro or facts.name}"
+
+    # ------------------------------------------------------------------ views and families
+
+    def view(self, t: Traversal) -> EntryView:
+        included = [d for d in t.decisions if d.verdict == "included"]
+        nodes = {d.node for d in included}
+        depth = {d.node: d.depth for d in included}
+        roles: dict[str, Role] = {}
+        for d in included:
+            roles[d.node] = self._role(d.node, depth[d.node], nodes)
+        return EntryView(t.entry, t, {n: self.region_id(n) for n in nodes}, roles)
+
+    def _role(self, node: str, depth: int, included: set[str]) -> Role:
+        space = self.g.nodes[node]["exec_space"]
+        if depth == 0:
+            return Role.API
+        if space == ExecSpace.GLOBAL.value:
+            return Role.KERNEL
+        if space in (ExecSpace.DEVICE.value, ExecSpace.HOST_DEVICE.value):
+            return Role.DEVICE_HELPER
+        if any(self.g.edges[node, s]["kind"] == "launch" and s in included for s in self.g.successors(node)):
+            return Role.LAUNCHER
+        return Role.IMPL if depth == 1 else Role.TEMPLATE
+
+    @staticmethod
+    def families(views: list[EntryView]) -> list[list[EntryView]]:
+        groups: dict[frozenset[str], list[EntryView]] = defaultdict(list)
+        for v in views:
+            groups[v.region_set].append(v)
+        fams = [sorted(vs, key=lambda v: v.entry) for vs in groups.values()]
+        return sorted(fams, key=lambda vs: vs[0].entry)
+
+    # ------------------------------------------------------------------ bundles
+
+    def bundle(self, family: list[EntryView], provenance: Provenance) -> Bundle:
+        g = self.g
+        entries = [v.entry for v in family]
+        reach: dict[str, set[str]] = defaultdict(set)  # region -> entries
+        node_for_region: dict[str, str] = {}
+        role_for_region: dict[str, Role] = {}
+        names: dict[str, set[str]] = defaultdict(set)
+        for v in family:
+            for node, rid in v.region_of.items():
+                reach[rid].add(v.entry)
+                names[rid].add(g.nodes[node]["name"])
+                node_for_region.setdefault(rid, node)
+                role_for_region[rid] = _stronger_role(role_for_region.get(rid), v.roles[node])
+        regions = []
+        for rid in sorted(node_for_region):
+            node = node_for_region[rid]
+            data, span = g.nodes[node], self.span(node)
+            regions.append(
+                Region(
+                    id=rid,
+                    role=role_for_region[rid],
+                    name=data["name"],
+                    qualified_name=data["qualified_name"],
+                    names=sorted(names[rid]),
+                    file=span.file,
+                    start_line=span.start_line,
+                    end_line=span.end_line,
+                    code=span.code,
+                    sha256=span.sha256,
+                    exec_space=ExecSpace(data["exec_space"]),
+                    macro=data["facts"].macro,
+                    expanded_at=span.expanded_at,
+                    entries=sorted(reach[rid]),
+                )
+            )
+        edges: dict[tuple, CallEdge] = {}
+        launches: dict[tuple, LaunchSite] = {}
+        boundaries: dict[tuple, BoundaryRecord] = {}
+        exclusions: dict[tuple, ExclusionRecord] = {}
+        for v in family:
+            for d in v.traversal.decisions:
+                if d.parent is None or d.parent not in v.region_of:
+                    continue
+                caller = v.region_of[d.parent]
+                if d.verdict == "boundary":
+                    data = g.nodes[d.node]
+                    boundaries.setdefault(
+                        (d.rule, data["name"], caller),
+                        BoundaryRecord(kind=d.rule, name=data["name"], caller=caller, line=d.line, file=data["file"]),
+                    )
+                elif d.verdict == "excluded":
+                    data = g.nodes[d.node]
+                    exclusions.setdefault(
+                        (data["name"], caller),
+                        ExclusionRecord(name=data["name"], caller=caller, rule=d.rule, file=data["file"], line=d.line),
+                    )
+            for node, rid in v.region_of.items():
+                for succ in g.successors(node):
+                    if succ not in v.region_of:
+                        continue
+                    edge = g.edges[node, succ]
+                    callee = v.region_of[succ]
+                    for site in edge["sites"]:
+                        conds = [
+                            ConditionRecord(kind=c.kind, text=c.text, branch=c.branch, line=c.line)
+                            for c in site.conditions
+                        ]
+                        key = (rid, callee, site.kind, site.line)
+                        if key not in edges:
+                            edges[key] = CallEdge(
+                                caller=rid, callee=callee, kind=site.kind, resolution=edge["resolution"],
+                                line=site.line, conditions=conds,
+                            )  # fmt: skip
+                        if site.kind == "launch" and site.launch is not None:
+                            cfg = site.launch
+                            launches.setdefault(
+                                (rid, callee, site.line),
+                                LaunchSite(
+                                    launcher=rid, kernel=callee, file=g.nodes[node]["file"], line=site.line,
+                                    via=cfg.via, kernel_expr=cfg.kernel, grid=cfg.grid, block=cfg.block,
+                                    shared_mem=cfg.shared_mem, stream=cfg.stream, conditions=conds,
+                                ),
+                            )  # fmt: skip
+        call_paths = self._call_paths(family)
+        body = dict(
+            id=_bundle_id(self.library, entries),
+            library=self.library,
+            family=_family_name(entries),
+            entries=entries,
+            regions=regions,
+            call_paths=call_paths,
+            edges=[edges[k] for k in sorted(edges)],
+            launch_sites=[launches[k] for k in sorted(launches)],
+            boundaries=[boundaries[k] for k in sorted(boundaries)],
+            exclusions=[exclusions[k] for k in sorted(exclusions)],
+            provenance=provenance,
+        )
+        digest = hashlib.sha256(
+            json.dumps(
+                {k: (v.model_dump(mode="json") if hasattr(v, "model_dump") else v) for k, v in body.items()},
+                sort_keys=True,
+                default=lambda o: o.model_dump(mode="json"),
+            ).encode()
+        ).hexdigest()
+        return Bundle(**body, sha256=digest)
+
+    def _call_paths(self, family: list[EntryView]) -> list[list[str]]:
+        """For each kernel region, the path the traversal took to it from the first entry that reaches it."""
+        paths: dict[str, list[str]] = {}
+        for v in family:
+            parent = {d.node: d.parent for d in v.traversal.decisions if d.verdict == "included"}
+            for node, role in v.roles.items():
+                rid = v.region_of[node]
+                if role != Role.KERNEL or rid in paths:
+                    continue
+                chain, cur = [], node
+                while cur is not None:
+                    chain.append(v.region_of[cur])
+                    cur = parent.get(cur)
+                paths[rid] = list(reversed(chain))
+        return [paths[k] for k in sorted(paths)]
+
+
+_ROLE_RANK = {Role.API: 0, Role.KERNEL: 1, Role.DEVICE_HELPER: 2, Role.LAUNCHER: 3, Role.IMPL: 4, Role.TEMPLATE: 5}
+
+
+def _stronger_role(a: Role | None, b: Role) -> Role:
+    return b if a is None or _ROLE_RANK[b] < _ROLE_RANK[a] else a
+
+
+def _family_name(entries: list[str]) -> str:
+    stems = sorted({e[:-3] if e.endswith("_64") else e for e in entries})
+    return stems[0] if len(stems) == 1 else f"{stems[0]} (+{len(stems) - 1})"
+
+
+def _bundle_id(library: str, entries: list[str]) -> str:
+    digest = hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()[:10]
+    return f"{library}:{sorted(entries)[0]}:{digest}"

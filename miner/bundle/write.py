@@ -1,0 +1,22 @@
+"""Writing JSONL: complete lines only, replaced atomically, so an interrupted run never leaves
+a half-written file behind."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import jsonlines
+
+
+def write_jsonl_atomic(path: Path, records: Iterable[dict]) -> int:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    count = 0
+    with open(tmp, "w", encoding="utf-8") as fh:
+        writer = jsonlines.Writer(fh, compact=True, sort_keys=True)
+        for rec in records:
+            writer.write(rec)
+            count += 1
+    tmp.replace(path)
+    return count

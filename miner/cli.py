@@ -1,0 +1,155 @@
+"""The `rocm-miner` command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from miner import __version__
+from miner.errors import InputError, MinerError
+
+
+def _with_pairs(values: list[str]) -> dict[str, Path]:
+    out = {}
+    for v in values:
+        name, sep, path = v.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"--with expects LIBRARY=PATH, got {v!r}")
+        out[name] = Path(path)
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rocm-miner", description="Mine ROCm math libraries into context bundles.")
+    p.add_argument("--version", action="version", version=f"rocm-miner {__version__}")
+    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("path", type=Path, help="library checkout (directory or git work tree)")
+        sp.add_argument("--library", help="rocblas, rocsolver, ... (detected when omitted)")
+        sp.add_argument("--rev", help="mine this git revision through a temporary worktree")
+        sp.add_argument(
+            "--with",
+            dest="with_",
+            action="append",
+            default=[],
+            metavar="LIB=PATH",
+            help="checkout of a library this one calls (e.g. rocblas=PATH when mining rocsolver)",
+        )
+        sp.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
+        sp.add_argument("--out", type=Path, default=Path("output"), help="output directory")
+        sp.add_argument("--cache", type=Path, default=None, help="cache directory (default OUT/.cache)")
+
+    mine = sub.add_parser("mine", help="mine a checkout into context bundles")
+    common(mine)
+    mine.add_argument("--entry", default="*", metavar="GLOB", help="only entry points matching GLOB")
+
+    ep = sub.add_parser("entrypoints", help="list the public entry points of a checkout")
+    ep.add_argument("path", type=Path)
+    ep.add_argument("--library")
+
+    graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
+    common(graph)
+    graph.add_argument("entry", help="entry point name")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console(stderr=True)
+    try:
+        if args.command == "entrypoints":
+            return _entrypoints(args)
+        if args.command == "mine":
+            return _mine(args, console)
+        if args.command == "graph":
+            return _graph(args)
+    except MinerError as exc:
+        console.print(f"rocm-miner: error: {exc}", markup=False, highlight=False)
+        return 2
+    except KeyboardInterrupt:
+        console.print("rocm-miner: interrupted; finished work is cached, a re-run resumes", markup=False)
+        return 130
+    except Exception as exc:  # never a traceback for the user unless asked
+        if args.debug:
+            raise
+        console.print(f"rocm-miner: internal error: {type(exc).__name__}: {exc} (re-run with --debug)", markup=False)
+        return 70
+    return 0
+
+
+def _options(args):
+    from miner.pipeline import MineOptions
+
+    return MineOptions(
+        path=args.path,
+        library=args.library,
+        out=args.out,
+        jobs=args.jobs,
+        entry_glob=getattr(args, "entry", "*") if args.command == "mine" else args.entry,
+        rev=args.rev,
+        with_libraries=_with_pairs(args.with_),
+        cache_dir=args.cache,
+    )
+
+
+def _entrypoints(args) -> int:
+    from miner.parse.entrypoints import discover
+    from miner.pipeline import open_checkout, resolve_profile
+
+    with open_checkout(args.path, None) as checkout:
+        profile = resolve_profile(checkout.root, args.library)
+        entries, unreadable = discover(checkout.root, profile)
+    for rel in unreadable:
+        print(f"rocm-miner: warning: cannot read {rel}", file=sys.stderr)
+    for e in entries:
+        print(f"{e.name}\t{e.variant}\t{e.header}:{e.line}")
+    return 0
+
+
+def _mine(args, console: Console) -> int:
+    from miner.pipeline import mine
+
+    opts = _options(args)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=True,
+    ) as bar:  # fmt: skip
+        tasks: dict[str, int] = {}
+
+        def progress(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total)
+            bar.update(tasks[phase], completed=done)
+
+        summary = mine(opts, progress)
+    table = Table(title=f"rocm-miner: {summary.library}", show_header=False)
+    for key, value in summary.model_dump().items():
+        table.add_row(key.replace("_", " "), str(value))
+    Console().print(table)
+    print(f"bundles: {opts.out / 'bundles.jsonl'}")
+    return 0
+
+
+def _graph(args) -> int:
+    from miner.pipeline import analyse, open_checkout
+    from miner.traverse.render import render_tree
+
+    opts = _options(args)
+    with open_checkout(opts.path, opts.rev) as checkout:
+        a = analyse(opts, checkout)
+    if args.entry not in a.traversals:
+        raise InputError(f"no entry point named {args.entry!r}")
+    print(render_tree(a.graph, a.traversals[args.entry]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""One exception hierarchy for rocm-miner.
+
+    MinerError                      every error the CLI turns into one line
+    ├── InputError                  the user's input is unusable
+    │   ├── NotACheckoutError       the path is missing or is not a library checkout
+    │   ├── UnknownLibraryError     no profile for the named library
+    │   └── RevisionError           --rev names nothing in the checkout, or it is not a git repo
+    ├── ProfileError                a profile file in allowlists/ is malformed
+    ├── ToolchainError              libclang or its HIP headers cannot be found
+    └── OutputError                 the output directory cannot be written
+
+Per-file problems (unreadable, non-UTF-8, parser crash or hang) are never raised: they are
+values (`ParseFailed`) counted in the summary, and the run goes on.
+"""
+
+from __future__ import annotations
+
+
+class MinerError(Exception):
+    """Base class: an error with a one-line message for the user."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class InputError(MinerError):
+    """The user's input is unusable."""
+
+
+class NotACheckoutError(InputError):
+    """The path does not exist or does not look like the named library's checkout."""
+
+
+class UnknownLibraryError(InputError):
+    """No profile exists for the named library."""
+
+
+class RevisionError(InputError):
+    """A revision cannot be checked out (unknown rev, or not a git repository)."""
+
+
+class ProfileError(MinerError):
+    """A library profile in allowlists/ is malformed."""
+
+
+class ToolchainError(MinerError):
+    """libclang, the HIP headers or clang's resource directory are missing."""
+
+
+class OutputError(MinerError):
+    """The output directory cannot be created or written."""

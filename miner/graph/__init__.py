@@ -1,0 +1,1 @@
+"""Stage `graph`: one networkx call graph from the facts of every TU."""

@@ -1,0 +1,329 @@
+"""Data types of rocm-miner, in one place.
+
+Frozen dataclasses travel inside the pipeline (parse facts, graph nodes, traversal
+decisions). Pydantic models with ``extra="forbid"`` are what is written to disk
+(bundles, entries, the run summary), validated on write and on read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal, NewType
+
+from pydantic import BaseModel, ConfigDict
+
+Usr = NewType("Usr", str)
+"""A clang Unified Symbol Resolution string, or ``ts:<file>:<name>`` for tree-sitter facts."""
+
+BundleId = NewType("BundleId", str)
+
+
+class Resolution(StrEnum):
+    """How a call edge was resolved; an audit can filter the heuristic ones."""
+
+    CLANG = "clang"  # clang resolved the callee to one declaration
+    OVERLOAD_SET = "overload-set"  # dependent call: clang's candidate set, all kept
+    MACRO_RULE = "macro-rule"  # a library launch macro configured in the profile
+    NAME_MATCH = "name-match"  # matched by name only (dependent member calls, tree-sitter)
+
+
+class ExecSpace(StrEnum):
+    HOST = "host"
+    DEVICE = "device"
+    GLOBAL = "global"
+    HOST_DEVICE = "host_device"
+
+
+class Role(StrEnum):
+    API = "api"
+    IMPL = "impl"
+    TEMPLATE = "template"
+    LAUNCHER = "launcher"
+    KERNEL = "kernel"
+    DEVICE_HELPER = "device_helper"
+
+
+class BoundaryKind(StrEnum):
+    GENERATED = "generated"  # Tensile / hipBLASLt generated kernels
+    HIP_RUNTIME = "hip-runtime"
+    STD = "std"
+    SYSTEM = "system"  # other system headers
+    OTHER_LIBRARY = "other-library"  # e.g. rocSOLVER -> rocBLAS without its checkout
+    UNDEFINED = "undefined"  # declared in the project, defined nowhere we parsed
+
+
+# --------------------------------------------------------------------------- parse facts
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One branch decision on the way from a function's entry to a call site."""
+
+    kind: str  # "if", "if constexpr", "switch", "ternary"
+    text: str  # the condition as written ("incx == 1", "n <= NB")
+    branch: str  # "then", "else", "case <value>", "default"
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchConfig:
+    """The launch configuration at a kernel launch site, as source text."""
+
+    via: str  # the launch macro name, "hipLaunchKernelGGL" or "<<<>>>"
+    kernel: str
+    grid: str
+    block: str
+    shared_mem: str
+    stream: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A call, launch or function reference inside a function body."""
+
+    kind: str  # "call", "launch", "ref"
+    name: str  # the callee's spelling
+    targets: tuple[str, ...]  # USRs of the exact callee declarations (one unless overload set)
+    templates: tuple[str, ...]  # USRs of the primary templates of those, "" where none
+    resolution: str
+    line: int
+    conditions: tuple[Condition, ...] = ()
+    template_args: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    launch: LaunchConfig | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclInfo:
+    """What is known about a callee that may have no definition in the checkout."""
+
+    usr: str
+    name: str
+    qualified_name: str
+    file: str  # path relative to the checkout, or absolute outside it
+    line: int
+    exec_space: str
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionFacts:
+    """A function definition found in the checkout, with every call site in its body."""
+
+    usr: str
+    name: str
+    qualified_name: str
+    kind: str  # "function", "template", "method"
+    file: str  # relative to the checkout root
+    start_line: int
+    end_line: int
+    start_offset: int
+    end_offset: int
+    exec_space: str
+    macro: str = ""  # name of the macro whose expansion defines it, "" when written out
+    template_params: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    calls: tuple[CallSite, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    severity: str
+    file: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTU:
+    """The facts of one translation unit."""
+
+    path: str
+    engine: str  # "clang" or "tree-sitter"
+    functions: tuple[FunctionFacts, ...]
+    decls: tuple[DeclInfo, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    deps: tuple[str, ...]  # checkout-relative files the TU read (for the cache)
+    seconds: float = 0.0
+    fallback_reason: str = ""  # why tree-sitter facts were added: "fatal-diagnostic", "timeout", ...
+    variant: str = "lp64"  # "ilp64" for TUs built with the library's ILP64 defines
+
+
+@dataclass(frozen=True, slots=True)
+class ParseFailed:
+    """A TU that could not be parsed at all: the reason is counted and the run goes on."""
+
+    path: str
+    reason: str  # "timeout", "crash", "unreadable", "not-utf8", "clang-error"
+    detail: str
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+ParseResult = ParsedTU | ParseFailed
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+@dataclass(frozen=True, slots=True)
+class EntryPoint:
+    name: str
+    header: str  # checkout-relative public header
+    line: int
+    variant: str  # "lp64" or "ilp64"
+
+
+# --------------------------------------------------------------------------- traversal
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One node met by the depth-first traversal and what was decided about it."""
+
+    node: str
+    parent: str | None
+    depth: int
+    verdict: Literal["included", "excluded", "boundary", "cycle", "depth-limit"]
+    rule: str = ""  # the rule or boundary class that decided it
+    edge_kind: str = "call"
+    resolution: str = "clang"
+    line: int = 0  # call-site line in the parent
+
+
+@dataclass(frozen=True, slots=True)
+class Traversal:
+    entry: str
+    root: str | None  # the node defining the entry, None when unresolved
+    decisions: tuple[Decision, ...] = field(default_factory=tuple)
+
+
+# --------------------------------------------------------------------------- on disk
+
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+
+
+class ConditionRecord(BaseModel):
+    model_config = _STRICT
+    kind: str
+    text: str
+    branch: str
+    line: int
+
+
+class Region(BaseModel):
+    """A contiguous piece of source that takes part in an entry family's kernel behaviour."""
+
+    model_config = _STRICT
+    id: str  # stable: "<file>:<start_line>-<end_line>:<name>"
+    role: Role
+    name: str
+    qualified_name: str
+    names: list[str]  # every function this span defines across the family (``f`` and ``f_64``)
+    file: str
+    start_line: int
+    end_line: int
+    code: str
+    sha256: str
+    exec_space: ExecSpace
+    macro: str = ""
+    expanded_at: str = ""  # "file:line" of the macro invocation, for macro-defined entries
+    entries: list[str]  # entry names of the family that reach this region
+
+
+class CallEdge(BaseModel):
+    model_config = _STRICT
+    caller: str  # region id
+    callee: str  # region id
+    kind: Literal["call", "launch", "ref"]
+    resolution: Resolution
+    line: int
+    conditions: list[ConditionRecord] = []
+
+
+class LaunchSite(BaseModel):
+    model_config = _STRICT
+    launcher: str  # region id
+    kernel: str  # region id
+    file: str
+    line: int
+    via: str
+    kernel_expr: str
+    grid: str
+    block: str
+    shared_mem: str
+    stream: str
+    conditions: list[ConditionRecord] = []
+
+
+class BoundaryRecord(BaseModel):
+    model_config = _STRICT
+    kind: BoundaryKind
+    name: str
+    caller: str  # region id
+    line: int
+    file: str = ""
+
+
+class ExclusionRecord(BaseModel):
+    model_config = _STRICT
+    name: str
+    caller: str
+    rule: str
+    file: str = ""
+    line: int = 0
+
+
+class Provenance(BaseModel):
+    model_config = _STRICT
+    library: str
+    repo_url: str
+    commit: str
+    tag: str
+    dirty: bool
+    tool_version: str
+    config_hash: str
+    file_hashes: dict[str, str]
+
+
+class Bundle(BaseModel):
+    """The context bundle of one entry family."""
+
+    model_config = _STRICT
+    id: str
+    library: str
+    family: str
+    entries: list[str]
+    regions: list[Region]
+    call_paths: list[list[str]]  # api -> ... -> kernel, as region ids
+    edges: list[CallEdge]
+    launch_sites: list[LaunchSite]
+    boundaries: list[BoundaryRecord]
+    exclusions: list[ExclusionRecord]
+    provenance: Provenance
+    sha256: str  # hash of the bundle without this field
+
+
+class NotReached(BaseModel):
+    model_config = _STRICT
+    entry: str
+    reason: str
+    detail: str = ""
+
+
+class RunSummary(BaseModel):
+    model_config = _STRICT
+    library: str
+    entry_points: int
+    families: int
+    bundles: int
+    kernels_reached: int
+    entries_without_kernel: dict[str, int]
+    not_in_bundle: int
+    unresolved_calls: int
+    tus: int
+    tus_parsed_clang: int
+    tus_fallback_tree_sitter: int
+    tus_with_diagnostics: int
+    tus_failed: dict[str, int]
+    cache_hits: int
+    wall_seconds: float

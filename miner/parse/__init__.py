@@ -1,0 +1,1 @@
+"""Stage `parse`: libclang for semantics, tree-sitter for spans and as the fallback."""

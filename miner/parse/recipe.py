@@ -1,0 +1,147 @@
+"""The HIP parse recipe: clang arguments for a TU, and the stub headers CMake would generate.
+
+Measured on the real trees (see FACTS.md): ``-x hip --cuda-host-only -nogpulib -nogpuinc`` with
+clang-15's resource directory and HIP 5.2's headers, plus a ``cuda_wrappers`` stub directory
+that stops clang 18's driver from shadowing libstdc++'s ``<complex>``.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from miner.errors import ToolchainError
+from miner.source.files import is_ilp64
+from miner.source.profile import Profile
+
+_CUDA_WRAPPERS = ("algorithm", "complex", "new")
+HIP_RUNTIME_HEADER = "/usr/include/hip/hip_runtime.h"
+
+
+def clang_resource_dir() -> str:
+    """The newest clang resource directory that has the HIP runtime wrapper."""
+    candidates = sorted(glob.glob("/usr/lib/llvm-*/lib/clang/*/include/__clang_hip_runtime_wrapper.h"))
+    if not candidates:
+        raise ToolchainError("no clang resource directory with HIP support: apt-get install hipcc")
+    return str(Path(candidates[-1]).parents[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """Everything needed to build the clang command line of any TU of one checkout."""
+
+    root: Path
+    profile: Profile
+    stub_dir: Path
+    resource_dir: str
+    other_roots: tuple[tuple[str, Path], ...] = ()  # (library name, checkout root)
+
+    def variant(self, rel: str) -> str:
+        return "ilp64" if is_ilp64(rel, self.profile) else "lp64"
+
+    def args(self, rel: str, pch: Path | None = None) -> list[str]:
+        return self.variant_args(self.variant(rel), pch)
+
+    def variant_args(self, variant: str, pch: Path | None = None) -> list[str]:
+        prefix = ["-include-pch", str(pch)] if pch is not None else ["-include", "hip/hip_runtime.h"]
+        args = [
+            "-x", "hip", "--cuda-host-only", "-nogpulib", "-nogpuinc", "-std=c++17",
+            "-resource-dir", self.resource_dir, "-D__HIP_PLATFORM_AMD__", *prefix,
+            "-Wno-everything", "-ferror-limit=0",
+        ]  # fmt: skip
+        args += [f"-D{d}" for d in self.profile.defines]
+        if variant == "ilp64":
+            args += [f"-D{d}" for d in self.profile.ilp64_defines]
+        args += ["-I", str(self.stub_dir)]
+        args += ["-I", str(self.stub_dir / "include")]
+        args += [arg for d in self.profile.stub_include_dirs for arg in ("-I", str(self.stub_dir / d))]
+        args += [arg for inc in self.profile.include_dirs for arg in ("-I", str(self.root / inc))]
+        given = dict(self.other_roots)
+        for other in self.profile.other_libraries:
+            dirs = [self.stub_dir / d for d in other.stub_include_dirs]
+            if other.name in given:
+                dirs += [given[other.name] / d for d in other.include_dirs]
+            args += [arg for d in dirs for arg in ("-I", str(d))]
+        return args
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever anything that shapes a parse changes (flags, stubs, toolchain)."""
+        h = hashlib.sha256()
+        h.update(_extractor_fingerprint().encode())
+        h.update(self.profile.config_hash.encode())
+        h.update(self.resource_dir.encode())
+        for name, root in self.other_roots:
+            h.update(f"{name}={root}".encode())
+        for path in sorted(self.stub_dir.rglob("*")):
+            if path.is_file():
+                h.update(path.relative_to(self.stub_dir).as_posix().encode())
+                h.update(path.read_bytes())
+        return h.hexdigest()[:16]
+
+
+@functools.cache
+def _extractor_fingerprint() -> str:
+    """The code that turns a parse into facts: a change to it invalidates every cached parse."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted([*here.glob("*.py"), here.parent / "models.py"]):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def write_stubs(stub_dir: Path, root: Path, profile: Profile, other_roots: dict[str, Path]) -> None:
+    """Write the generated-header stubs of the profile (``{root}`` is the checkout root)."""
+    for name in _CUDA_WRAPPERS:
+        _write_if_changed(stub_dir / "include" / "cuda_wrappers" / name, f"#pragma once\n#include <{name}>\n")
+    values = {"root": str(root)} | {f"root_{k}": str(v) for k, v in other_roots.items()}
+    for rel, text in profile.stubs.items():
+        content = text.format_map(_Defaulting(values))
+        if "{root_" in content:  # stands for a library whose checkout was not given
+            content = "#pragma once\n// rocm-miner: the checkout this header comes from was not given (--with)\n"
+        _write_if_changed(stub_dir / rel, content)
+    generated = _generated_protos(profile, other_roots)
+    for rel, text in generated.items():
+        _write_if_changed(stub_dir / rel, text)
+
+
+def _generated_protos(profile: Profile, other_roots: dict[str, Path]) -> dict[str, str]:
+    """rocBLAS's exported-proto header, which rocSOLVER includes, generated in Python."""
+    if profile.name != "rocsolver":
+        return {}
+    from miner.parse import exported_proto
+
+    rel = "rocblas/internal/rocblas-exported-proto.hpp"
+    if "rocblas" in other_roots:
+        return {rel: exported_proto.exported_proto_header(other_roots["rocblas"] / "library" / "src")}
+    return {rel: exported_proto.fallback_exported_proto_header()}
+
+
+class _Defaulting(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_suffix(path.suffix + f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+
+
+def make_recipe(root: Path, profile: Profile, stub_dir: Path, other_roots: dict[str, Path]) -> Recipe:
+    if not Path(HIP_RUNTIME_HEADER).is_file():
+        raise ToolchainError(f"{HIP_RUNTIME_HEADER} not found: apt-get install hipcc")
+    write_stubs(stub_dir, root, profile, other_roots)
+    return Recipe(
+        root=root,
+        profile=profile,
+        stub_dir=stub_dir,
+        resource_dir=clang_resource_dir(),
+        other_roots=tuple(sorted(other_roots.items())),
+    )

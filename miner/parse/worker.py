@@ -1,0 +1,159 @@
+"""What runs inside one parse worker process: one libclang Index, one Extractor, many TUs."""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from dataclasses import dataclass, replace
+
+from miner.models import ParsedTU, ParseFailed, ParseResult
+from miner.parse import treesitter_facts
+from miner.parse.clang_facts import Extractor, diagnostics
+from miner.source.profile import LaunchMacro
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerConfig:
+    root: str
+    launch_macros: tuple[LaunchMacro, ...]
+    kernel_macros: tuple[str, ...]
+    device_macros: tuple[str, ...]
+    libclang: str = ""  # a libclang shared object to use instead of the pip one
+
+
+@dataclass(frozen=True, slots=True)
+class ParseJob:
+    rel: str
+    args: tuple[str, ...]
+    variant: str  # distinguishes memo entries of the same header under other defines
+    uses_pch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PchJob:
+    """Build a precompiled header of the common prefix, and return the prefix's own facts
+    (TUs parsed against the PCH do not enumerate its declarations)."""
+
+    rel: str  # "<pch:VARIANT>", a pseudo path for reports
+    prefix: str  # absolute path of the prefix header
+    args: tuple[str, ...]
+    variant: str
+    output: str  # where the .pch goes
+
+
+class TUParser:
+    def __init__(self, config: WorkerConfig) -> None:
+        import clang.cindex as ci
+
+        if config.libclang and not ci.Config.loaded:
+            ci.Config.set_library_file(config.libclang)
+        self.ci = ci
+        self.config = config
+        self.index = ci.Index.create()
+        self.local_index = ci.Index.create(excludeDecls=True)  # for TUs parsed against a PCH
+        self.extractor = Extractor(root=config.root.rstrip(os.sep), launch_macros=config.launch_macros)
+
+    def build_pch(self, job: PchJob) -> ParseResult:
+        start = time.perf_counter()
+        opts = self.ci.TranslationUnit.PARSE_INCOMPLETE
+        try:
+            tu = self.index.parse(job.prefix, args=list(job.args), options=opts)
+        except self.ci.TranslationUnitLoadError as exc:
+            return ParseFailed(job.rel, "clang-error", str(exc))
+        diags = tuple(diagnostics(tu, self.extractor))
+        if any(d.severity == "fatal" for d in diags):
+            return ParseFailed(job.rel, "clang-error", diags[0].message, diags)
+        functions, decls = self.extractor.extract(tu, job.variant)
+        deps = sorted({r for inc in tu.get_includes() if (r := self.extractor.rel(inc.include.name)) is not None})
+        tmp = job.output + f".{os.getpid()}.tmp"
+        tu.save(tmp)
+        os.replace(tmp, job.output)
+        return _timed(
+            ParsedTU(job.rel, "clang", tuple(functions), tuple(decls), diags, tuple(deps), variant=job.variant), start
+        )
+
+    def __call__(self, job: ParseJob | PchJob) -> ParseResult:
+        if isinstance(job, PchJob):
+            return self.build_pch(job)
+        start = time.perf_counter()
+        path = os.path.join(self.config.root, job.rel)
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            return ParseFailed(job.rel, "unreadable", str(exc))
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return ParseFailed(job.rel, "not-utf8", f"byte {exc.start}: {exc.reason}")
+        try:
+            index = self.local_index if job.uses_pch else self.index
+            tu = index.parse(path, args=list(job.args), options=0)
+        except self.ci.TranslationUnitLoadError as exc:
+            return self.fallback(job.rel, raw, "clang-error", str(exc), start)
+        diags = tuple(diagnostics(tu, self.extractor))
+        functions, decls = self.extractor.extract(tu, job.variant)
+        deps = {job.rel}
+        for inc in tu.get_includes():
+            rel = self.extractor.rel(inc.include.name)
+            if rel is not None:
+                deps.add(rel)
+        fatal_in_tu = any(d.severity == "fatal" for d in diags)
+        result = ParsedTU(
+            path=job.rel,
+            engine="clang",
+            functions=tuple(functions),
+            decls=tuple(decls),
+            diagnostics=diags,
+            deps=tuple(sorted(deps)),
+            variant=job.variant,
+        )
+        if fatal_in_tu:
+            result = self.merge_fallback(result, raw)
+        return _timed(result, start)
+
+    def merge_fallback(self, result: ParsedTU, raw: bytes) -> ParsedTU:
+        """Add what tree-sitter finds in the main file that clang lost after a fatal error."""
+        known = {(f.file, f.name) for f in result.functions}
+        extra = [
+            f
+            for f in treesitter_facts.extract(
+                result.path, raw, self.config.launch_macros, self.config.kernel_macros, self.config.device_macros
+            )
+            if (f.file, f.name) not in known
+        ]
+        return replace(
+            result,
+            engine="clang+tree-sitter" if extra else "clang",
+            functions=result.functions + tuple(extra),
+            fallback_reason="fatal-diagnostic",
+        )
+
+    def fallback(self, rel: str, raw: bytes, reason: str, detail: str, start: float) -> ParseResult:
+        functions = treesitter_facts.extract(
+            rel, raw, self.config.launch_macros, self.config.kernel_macros, self.config.device_macros
+        )
+        return _timed(ParsedTU(rel, "tree-sitter", tuple(functions), (), (), (rel,), fallback_reason=reason), start)
+
+
+def _timed(result: ParsedTU, start: float) -> ParsedTU:
+    return replace(result, seconds=round(time.perf_counter() - start, 3))
+
+
+def run_worker(conn, config: WorkerConfig) -> None:
+    """Worker main loop: receive jobs, send results, until the pipe closes."""
+    parser = TUParser(config)
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        try:
+            result = parser(job)
+        except Exception as exc:  # a bug on one TU must not lose the others
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            result = ParseFailed(job.rel, "crash", last)
+        conn.send(result)

@@ -1,0 +1,307 @@
+"""The common path, `mine`: source -> parse -> graph -> traverse -> bundle. The only module
+besides the CLI that knows every stage."""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import json
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import networkx as nx
+
+from miner import __version__
+from miner.bundle.build import BundleBuilder, EntryView
+from miner.bundle.regions import SourceReader
+from miner.bundle.write import write_jsonl_atomic
+from miner.errors import NotACheckoutError, OutputError
+from miner.graph.build import build_graph
+from miner.models import Bundle, EntryPoint, NotReached, ParsedTU, Provenance, Role, RunSummary, Traversal
+from miner.parse.cache import ParseCache
+from miner.parse.entrypoints import discover
+from miner.parse.recipe import make_recipe
+from miner.parse.stage import ParseOutcome, ParseStage
+from miner.source.checkout import Checkout, describe, revision
+from miner.source.files import FileHashes, translation_units
+from miner.source.profile import Profile, detect_library, load_profile
+from miner.traverse.dfs import traverse
+from miner.traverse.rules import RuleSet
+
+
+@dataclass(frozen=True)
+class MineOptions:
+    path: Path
+    library: str | None = None
+    out: Path = Path("output")
+    jobs: int = max(1, os.cpu_count() or 1)
+    entry_glob: str = "*"
+    rev: str | None = None
+    with_libraries: dict[str, Path] = field(default_factory=dict)
+    cache_dir: Path | None = None
+
+
+@dataclass
+class Analysis:
+    """Everything a run computed, for the CLI's views (`graph`) and for tests."""
+
+    checkout: Checkout
+    profile: Profile
+    entries: list[EntryPoint]
+    outcome: ParseOutcome
+    graph: nx.DiGraph
+    rules: RuleSet
+    traversals: dict[str, Traversal]
+    roots: dict[str, str | None]
+
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+def _no_progress(phase: str, done: int, total: int) -> None:
+    pass
+
+
+@contextlib.contextmanager
+def open_checkout(path: Path, rev: str | None) -> Iterator[Checkout]:
+    if not path.exists():
+        raise NotACheckoutError("no such file or directory", path=str(path))
+    if not path.is_dir():
+        raise NotACheckoutError("not a directory", path=str(path))
+    if rev is None:
+        yield describe(path)
+    else:
+        with revision(path, rev) as checkout:
+            yield checkout
+
+
+def resolve_profile(root: Path, library: str | None) -> Profile:
+    name = library or detect_library(root)
+    if name is None:
+        raise NotACheckoutError("not a checkout of a known library (pass --library)", path=str(root))
+    profile = load_profile(name)
+    missing = [m for m in profile.markers if not (root / m).exists()]
+    if missing:
+        raise NotACheckoutError(f"not a {profile.name} checkout ({missing[0]} is missing)", path=str(root))
+    return profile
+
+
+def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
+    root = checkout.root
+    profile = resolve_profile(root, opts.library)
+    others = {k: v.resolve() for k, v in opts.with_libraries.items()}
+    for name, other_root in others.items():
+        resolve_profile(other_root, name)
+    cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
+    entries, _ = discover(root, profile)
+    outcome = _parse_library(root, profile, others, cache_dir, opts.jobs, progress, "parse")
+    parsed = list(outcome.parsed)
+    other_rules: dict[str, RuleSet] = {}
+    for name, other_root in sorted(others.items()):
+        other_profile = resolve_profile(other_root, name)
+        other = _parse_library(other_root, other_profile, {}, cache_dir, opts.jobs, progress, f"parse {name}")
+        parsed += [relocate(p, other_prefix(name)) for p in other.parsed]
+        other_rules[other_prefix(name)] = RuleSet(other_profile)
+    g = build_graph(parsed)
+    rules = RuleSet(profile, {k: str(v) for k, v in others.items()}, other_rules)
+    selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
+    roots = entry_roots(g, [e.name for e in selected])
+    traversals = {}
+    for i, e in enumerate(selected, 1):
+        traversals[e.name] = traverse(g, e.name, roots[e.name], rules)
+        progress("traverse", i, len(selected))
+    return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots)
+
+
+def _parse_library(
+    root: Path, profile: Profile, others: dict[str, Path], cache_dir: Path, jobs: int, progress: Progress, phase: str
+) -> ParseOutcome:
+    recipe = make_recipe(root, profile, cache_dir / "stubs" / profile.name, others)
+    tus = translation_units(root, profile)
+    cache = ParseCache(cache_dir / "parse", recipe.fingerprint, FileHashes(root))
+    done = 0
+
+    def tick(rel: str) -> None:
+        nonlocal done
+        done += 1
+        progress(phase, done, len(tus))
+
+    return ParseStage(recipe, cache, cache_dir / "pch", jobs=jobs).run(tus, on_result=tick)
+
+
+def other_prefix(library: str) -> str:
+    """How the files of a library given with ``--with`` are named in this run's graph and bundles."""
+    return f"@{library}/"
+
+
+def relocate(tu: ParsedTU, prefix: str) -> ParsedTU:
+    """A TU of another library with its checkout-relative paths prefixed, so names never clash."""
+
+    def fix(path: str) -> str:
+        return path if not path or os.path.isabs(path) else prefix + path
+
+    return replace(
+        tu,
+        path=prefix + tu.path,
+        functions=tuple(replace(f, file=fix(f.file)) for f in tu.functions),
+        decls=tuple(replace(d, file=fix(d.file)) for d in tu.decls),
+    )
+
+
+def entry_roots(g: nx.DiGraph, names: list[str]) -> dict[str, str | None]:
+    """Each entry's defining node: a defined, non-template function of that exact name."""
+    by_name: dict[str, list[str]] = {}
+    for node, data in g.nodes(data=True):
+        if data["defined"] and data["facts"].kind == "function":
+            by_name.setdefault(data["name"], []).append(node)
+    out = {}
+    for name in names:
+        cands = sorted(by_name.get(name, []))
+        clang = [n for n in cands if not n.startswith("ts:")]
+        out[name] = (clang or cands or [None])[0]
+    return out
+
+
+def mine(opts: MineOptions, progress: Progress = _no_progress) -> RunSummary:
+    start = time.perf_counter()
+    with open_checkout(opts.path, opts.rev) as checkout:
+        a = analyse(opts, checkout, progress)
+        return write_outputs(a, opts, time.perf_counter() - start)
+
+
+def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunSummary:
+    start = time.perf_counter()
+    out = opts.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create output directory: {exc.strerror}", path=str(out)) from exc
+    other_roots = {other_prefix(k): v.resolve() for k, v in opts.with_libraries.items()}
+    reader = SourceReader(a.checkout.root, a.profile.include_dirs, other_roots)
+    builder = BundleBuilder(a.graph, reader, a.profile.name)
+    not_reached: list[NotReached] = []
+    views: list[EntryView] = []
+    for e in a.entries:
+        t = a.traversals[e.name]
+        if t.root is None:
+            not_reached.append(
+                NotReached(entry=e.name, reason="no-definition", detail="no definition in any parsed TU")
+            )
+            continue
+        verdict = a.rules.verdict(t.root, a.graph.nodes[t.root])
+        if verdict.action != "follow":
+            not_reached.append(NotReached(entry=e.name, reason=f"{verdict.action}d", detail=verdict.rule))
+            continue
+        views.append(builder.view(t))
+    families = builder.families(views)
+    provenance_base = dict(
+        library=a.profile.name,
+        repo_url=a.checkout.repo_url,
+        commit=a.checkout.commit,
+        tag=a.checkout.tag,
+        dirty=a.checkout.dirty,
+        tool_version=__version__,
+        config_hash=a.profile.config_hash,
+    )
+    hashes = reader
+    bundles: list[Bundle] = []
+    bundle_of: dict[str, str] = {}
+    for fam in families:
+        files = sorted({rid.split(":", 1)[0] for v in fam for rid in v.region_set})
+        prov = Provenance(**provenance_base, file_hashes={f: hashes.file_hash(f) for f in files})
+        b = builder.bundle(fam, prov)
+        bundles.append(b)
+        for v in fam:
+            bundle_of[v.entry] = b.id
+    entry_records = _entry_records(a, views, bundle_of, not_reached)
+    no_kernel = Counter(r["no_kernel_reason"] for r in entry_records if r["bundle"] and not r["kernels"])
+    write_jsonl_atomic(out / "bundles.jsonl", (b.model_dump(mode="json") for b in bundles))
+    write_jsonl_atomic(out / "entries.jsonl", entry_records)
+    write_jsonl_atomic(out / "not_reached.jsonl", (n.model_dump(mode="json") for n in not_reached))
+    write_jsonl_atomic(out / "parse_report.jsonl", _parse_report(a.outcome))
+    kernels = {r.id for b in bundles for r in b.regions if r.role == Role.KERNEL}
+    unresolved = sum(
+        1 for t in a.traversals.values() for d in t.decisions if d.verdict == "boundary" and d.rule == "undefined"
+    )
+    failed = Counter(f.reason for f in a.outcome.failures)
+    summary = RunSummary(
+        library=a.profile.name,
+        entry_points=len(a.entries),
+        families=len(families),
+        bundles=len(bundles),
+        kernels_reached=len(kernels),
+        entries_without_kernel=dict(sorted(no_kernel.items())),
+        not_in_bundle=len(not_reached),
+        unresolved_calls=unresolved,
+        tus=len(a.outcome.parsed) + sum(1 for f in a.outcome.failures if f.reason in ("unreadable", "not-utf8")),
+        tus_parsed_clang=sum(1 for p in a.outcome.parsed if p.engine.startswith("clang")),
+        tus_fallback_tree_sitter=sum(1 for p in a.outcome.parsed if p.fallback_reason),
+        tus_with_diagnostics=sum(1 for p in a.outcome.parsed if p.diagnostics),
+        tus_failed=dict(sorted(failed.items())),
+        cache_hits=a.outcome.cache_hits,
+        wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),
+    )
+    run = {
+        "tool_version": __version__,
+        "library": a.profile.name,
+        "checkout": {**asdict(a.checkout), "root": str(a.checkout.root)},
+        "options": {"entry_glob": opts.entry_glob, "rev": opts.rev, "jobs": opts.jobs,
+                    "with": {k: str(v) for k, v in opts.with_libraries.items()}},
+        "config_hash": a.profile.config_hash,
+    }  # fmt: skip
+    _write_json(out / "run.json", run)
+    _write_json(out / "summary.json", summary.model_dump(mode="json"))
+    return summary
+
+
+def _entry_records(a: Analysis, views: list[EntryView], bundle_of: dict[str, str], not_reached: list[NotReached]):
+    by_entry = {v.entry: v for v in views}
+    missing = {n.entry: n for n in not_reached}
+    out = []
+    for e in a.entries:
+        rec: dict = {"name": e.name, "variant": e.variant, "header": e.header, "line": e.line}
+        v = by_entry.get(e.name)
+        if v is None:
+            n = missing[e.name]
+            rec |= {"bundle": None, "kernels": [], "device_helpers": [], "reason": n.reason, "detail": n.detail}
+        else:
+            kernels = sorted({a.graph.nodes[n]["name"] for n, r in v.roles.items() if r == Role.KERNEL})
+            helpers = sorted({a.graph.nodes[n]["name"] for n, r in v.roles.items() if r == Role.DEVICE_HELPER})
+            boundary_kinds = sorted({d.rule for d in v.traversal.decisions if d.verdict == "boundary"})
+            rec |= {"bundle": bundle_of[e.name], "kernels": kernels, "device_helpers": helpers,
+                    "boundaries": boundary_kinds}  # fmt: skip
+            if not kernels:
+                rec["no_kernel_reason"] = _no_kernel_reason(boundary_kinds)
+        out.append(rec)
+    return out
+
+
+def _no_kernel_reason(boundary_kinds: list[str]) -> str:
+    for kind in ("generated", "other-library", "undefined"):
+        if kind in boundary_kinds:
+            return f"boundary:{kind}"
+    return "host-only"
+
+
+def _parse_report(outcome: ParseOutcome) -> Iterator[dict]:
+    failures = {f.path: f for f in outcome.failures}
+    for p in outcome.parsed:
+        rec = {"path": p.path, "engine": p.engine, "functions": len(p.functions), "seconds": p.seconds,
+               "diagnostics": [asdict(d) for d in p.diagnostics[:20]]}  # fmt: skip
+        if p.fallback_reason:
+            rec["fallback_reason"] = p.fallback_reason
+        if p.path in failures:
+            rec["failure"] = failures.pop(p.path).detail
+        yield rec
+    for f in failures.values():
+        yield {"path": f.path, "engine": None, "failure_reason": f.reason, "failure": f.detail}
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    tmp.replace(path)

@@ -1,0 +1,1 @@
+"""Stage `source`: a checkout (directory or git), its library profile and its files."""

@@ -1,0 +1,1 @@
+"""Stage `traverse`: depth-first from each entry point under the library's allow/deny rules."""

@@ -1,0 +1,22 @@
+"""A traversal as an indented text tree: role, place, verdict and rule of every node met."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from miner.models import Traversal
+
+
+def render_tree(g: nx.DiGraph, t: Traversal) -> str:
+    if t.root is None:
+        return f"{t.entry}: no definition found (not reached)"
+    lines = []
+    for d in t.decisions:
+        data = g.nodes[d.node]
+        place = f"{data['file']}:{data['line']}" if data["file"] else "?"
+        space = data["exec_space"]
+        tag = {"included": "+", "excluded": "-", "boundary": "|", "cycle": "@", "depth-limit": "!"}[d.verdict]
+        detail = d.verdict + (f" [{d.rule}]" if d.rule else "")
+        via = "" if d.parent is None else f" <{d.edge_kind} {d.resolution} L{d.line}>"
+        lines.append(f"{'  ' * d.depth}{tag} {data['name']} ({space}) {place} {detail}{via}")
+    return "\n".join(lines)

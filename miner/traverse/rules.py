@@ -1,0 +1,84 @@
+"""What the traversal does with a node: follow it, exclude it by a named rule, or stop at a
+boundary (generated code, HIP runtime, std, another library, an undefined function)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+
+from miner.models import BoundaryKind, ExecSpace
+from miner.source.profile import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    action: str  # "follow", "exclude", "boundary"
+    rule: str = ""  # "deny_names:log_*", "boundary:hip-runtime", ...
+
+
+FOLLOW = Verdict("follow")
+
+
+def _match(value: str, patterns: tuple[str, ...]) -> str | None:
+    return next((p for p in patterns if fnmatch.fnmatchcase(value, p)), None)
+
+
+class RuleSet:
+    def __init__(
+        self,
+        profile: Profile,
+        other_roots: dict[str, str] | None = None,
+        other_rules: dict[str, RuleSet] | None = None,
+    ) -> None:
+        self.profile = profile
+        self.rules = profile.rules
+        self.other_roots = {k: os.path.normpath(v) for k, v in (other_roots or {}).items()}
+        self.other_rules = other_rules or {}  # "@lib/" prefix -> that library's own rules
+        self._memo: dict[str, Verdict] = {}
+
+    def verdict(self, node_id: str, node: dict) -> Verdict:
+        """``classify``, memoised: a node's verdict does not depend on the entry point."""
+        v = self._memo.get(node_id)
+        if v is None:
+            v = self._memo[node_id] = self.classify(node)
+        return v
+
+    def classify(self, node: dict) -> Verdict:
+        name, qualified, path = node["name"], node["qualified_name"], node["file"]
+        for prefix, other in self.other_rules.items():
+            if path.startswith(prefix):  # another library's code follows that library's rules
+                v = other.classify({**node, "file": path[len(prefix) :]})
+                return v if v.action != "exclude" else Verdict(v.action, f"{prefix[1:-1]}:{v.rule}")
+        for b in self.rules.boundaries:
+            if _match(name, b.names) or _match(qualified, b.names) or (path and _match(path, b.paths)):
+                return Verdict("boundary", b.kind)
+        if not node["defined"] or os.path.isabs(path):
+            return Verdict("boundary", self._undefined_kind(name, qualified, path, node["defined"]))
+        if _match(name, self.rules.allow_names) or _match(qualified, self.rules.allow_names):
+            return FOLLOW
+        if p := _match(name, self.rules.deny_names) or _match(qualified, self.rules.deny_names):
+            return Verdict("exclude", f"deny_names:{p}")
+        top = qualified.split("::", 1)[0] if "::" in qualified else ""
+        if top and (p := _match(top, self.rules.deny_namespaces)):
+            return Verdict("exclude", f"deny_namespaces:{p}")
+        if p := _match(path, self.rules.deny_paths):
+            return Verdict("exclude", f"deny_paths:{p}")
+        if node["exec_space"] == ExecSpace.HOST.value and (p := _match(path, self.rules.deny_host_paths)):
+            return Verdict("exclude", f"deny_host_paths:{p}")
+        return FOLLOW
+
+    def _undefined_kind(self, name: str, qualified: str, path: str, defined: bool) -> str:
+        norm = os.path.normpath(path) if path else ""
+        if any(norm.startswith(root + os.sep) for root in self.other_roots.values()):
+            return BoundaryKind.OTHER_LIBRARY.value
+        for other in self.profile.other_libraries:
+            if any(name.startswith(p) for p in other.name_prefixes):
+                return BoundaryKind.OTHER_LIBRARY.value
+        if qualified.startswith(("std::", "__gnu_cxx::")) or "/c++/" in norm:
+            return BoundaryKind.STD.value
+        if "/hip/" in norm or name.startswith(("hip", "__hip", "__ockl", "__ocml", "__builtin")) or "clang" in norm:
+            return BoundaryKind.HIP_RUNTIME.value
+        if norm and os.path.isabs(norm):
+            return BoundaryKind.SYSTEM.value
+        return BoundaryKind.UNDEFINED.value

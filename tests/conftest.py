@@ -1,0 +1,49 @@
+"""Shared fixtures: the bundled example libraries, mined once per test session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from miner.pipeline import Analysis, MineOptions, analyse, open_checkout, write_outputs
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+TINYBLAS = EXAMPLES / "tinyblas"
+TINYSOLVER = EXAMPLES / "tinysolver"
+
+
+@pytest.fixture(scope="session")
+def expected() -> dict:
+    return json.loads((EXAMPLES / "expected.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+def _mine(path: Path, out: Path, cache: Path, **kw) -> tuple[Analysis, Path]:
+    opts = MineOptions(path=path, out=out, jobs=2, cache_dir=cache, **kw)
+    with open_checkout(path, None) as checkout:
+        a = analyse(opts, checkout)
+        write_outputs(a, opts, 0.0)
+    return a, out
+
+
+@pytest.fixture(scope="session")
+def tinyblas(tmp_path_factory, cache_dir) -> tuple[Analysis, Path]:
+    return _mine(TINYBLAS, tmp_path_factory.mktemp("tinyblas-out"), cache_dir)
+
+
+@pytest.fixture(scope="session")
+def tinysolver(tmp_path_factory, cache_dir) -> tuple[Analysis, Path]:
+    return _mine(
+        TINYSOLVER, tmp_path_factory.mktemp("tinysolver-out"), cache_dir, with_libraries={"tinyblas": TINYBLAS}
+    )
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -72,17 +72,22 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "graph":
             return _graph(args)
     except MinerError as exc:
-        console.print(f"rocm-miner: error: {exc}", markup=False, highlight=False)
+        _say(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        console.print("rocm-miner: interrupted; finished work is cached, a re-run resumes", markup=False)
+        _say("interrupted; finished work is cached, a re-run resumes")
         return 130
     except Exception as exc:  # never a traceback for the user unless asked
         if args.debug:
             raise
-        console.print(f"rocm-miner: internal error: {type(exc).__name__}: {exc} (re-run with --debug)", markup=False)
+        _say(f"internal error: {type(exc).__name__}: {exc} (re-run with --debug)")
         return 70
     return 0
+
+
+def _say(message: str) -> None:
+    """One line on stderr, never wrapped."""
+    print(f"rocm-miner: {' '.join(message.split())}", file=sys.stderr)
 
 
 def _options(args):
@@ -108,7 +113,7 @@ def _entrypoints(args) -> int:
         profile = resolve_profile(checkout.root, args.library)
         entries, unreadable = discover(checkout.root, profile)
     for rel in unreadable:
-        print(f"rocm-miner: warning: cannot read {rel}", file=sys.stderr)
+        _say(f"warning: cannot read {rel}")
     for e in entries:
         print(f"{e.name}\t{e.variant}\t{e.header}:{e.line}")
     return 0

@@ -214,7 +214,7 @@ class Region(BaseModel):
     """A contiguous piece of source that takes part in an entry family's kernel behaviour."""
 
     model_config = _STRICT
-    id: str  # stable: "<file>:<start_line>-<end_line>:<name>"
+    id: str  # stable: "<file>:<start_line>-<end_line>"
     role: Role
     name: str
     qualified_name: str

@@ -228,6 +228,7 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         1 for t in a.traversals.values() for d in t.decisions if d.verdict == "boundary" and d.rule == "undefined"
     )
     failed = Counter(f.reason for f in a.outcome.failures)
+    real = [p for p in a.outcome.parsed if not p.path.startswith("<")]  # not the PCH prefixes
     summary = RunSummary(
         library=a.profile.name,
         entry_points=len(a.entries),
@@ -237,10 +238,10 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         entries_without_kernel=dict(sorted(no_kernel.items())),
         not_in_bundle=len(not_reached),
         unresolved_calls=unresolved,
-        tus=len(a.outcome.parsed) + sum(1 for f in a.outcome.failures if f.reason in ("unreadable", "not-utf8")),
-        tus_parsed_clang=sum(1 for p in a.outcome.parsed if p.engine.startswith("clang")),
-        tus_fallback_tree_sitter=sum(1 for p in a.outcome.parsed if p.fallback_reason),
-        tus_with_diagnostics=sum(1 for p in a.outcome.parsed if p.diagnostics),
+        tus=len(real) + sum(1 for f in a.outcome.failures if f.reason in ("unreadable", "not-utf8")),
+        tus_parsed_clang=sum(1 for p in real if p.engine.startswith("clang")),
+        tus_fallback_tree_sitter=sum(1 for p in real if p.fallback_reason),
+        tus_with_diagnostics=sum(1 for p in real if p.diagnostics),
         tus_failed=dict(sorted(failed.items())),
         cache_hits=a.outcome.cache_hits,
         wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),

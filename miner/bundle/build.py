@@ -57,9 +57,8 @@ class BundleBuilder:
         return self._spans[node]
 
     def region_id(self, node: str) -> str:
-        s = self.span(node)
-        facts = self.g.nodes[node]["facts"]
-        return f"{s.file}:{s.start_line}-{s.end_line}:{facts.macro or facts.name}"
+        s = self.span(node)  # one span of source is one region, whatever functions it defines
+        return f"{s.file}:{s.start_line}-{s.end_line}"
 
     # ------------------------------------------------------------------ views and families
 

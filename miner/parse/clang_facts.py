@@ -165,8 +165,10 @@ class Extractor:
         name = c.spelling
         macro = ""
         at = c.location.offset
-        if not text.data.startswith(name.encode(), at) and not text.data.startswith(b"operator", at):
-            m = re.match(rb"[A-Za-z_]\w*", text.data[start : start + 200])
+        # The whole definition comes from a macro (``INST_SCAL_C_API(rocblas_int)``) when its
+        # extent starts where its name is expanded; ``R ROCBLAS_API(f)(...) {...}`` is written out.
+        if start >= at and not text.data.startswith(name.encode(), at):
+            m = re.match(rb"[A-Za-z_]\w*", text.data[at : at + 200])
             macro = m.group(0).decode() if m else "?"
         tparams, params, body = [], [], []
         for ch in c.get_children():

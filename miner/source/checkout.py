@@ -49,9 +49,8 @@ def describe(root: Path) -> Checkout:
         tag = repo.git.describe("--tags", "--always")
     except git.GitCommandError:
         tag = ""
-    url = ""
-    with contextlib.suppress(ValueError, IndexError, AttributeError):
-        url = next(iter(repo.remotes)).url
+    remotes = list(repo.remotes)
+    url = remotes[0].url if remotes else ""
     dirty = repo.is_dirty(untracked_files=False, path=str(root))
     return Checkout(root=root, repo_url=url, commit=commit, tag=tag, dirty=dirty)
 

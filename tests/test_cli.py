@@ -1,0 +1,90 @@
+"""The command line: clear one-line errors and non-zero exits for bad input, never a traceback."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TINYBLAS, read_jsonl
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "miner.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(["mine", "/no/such/dir"], "no such file or directory", id="missing-path"),
+        pytest.param(["mine", __file__], "not a directory", id="file-not-dir"),
+        pytest.param(["mine", "/tmp", "--library", "tinyblas"], "not a tinyblas checkout", id="not-a-checkout"),
+        pytest.param(
+            ["mine", str(TINYBLAS), "--library", "nosuchlib"], "unknown library 'nosuchlib'", id="unknown-lib"
+        ),
+        pytest.param(["mine", "/tmp"], "not a checkout of a known library", id="undetectable"),
+        pytest.param(["mine", str(TINYBLAS), "--with", "nonsense"], "--with expects LIBRARY=PATH", id="bad-with"),
+        pytest.param(["entrypoints", "/no/such/dir"], "no such file or directory", id="entrypoints-missing"),
+    ],
+)
+def test_bad_input_gives_one_line_and_exit_2(args, message, tmp_path):
+    proc = run_cli(*args, "--out", str(tmp_path)) if args[0] == "mine" else run_cli(*args)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("rocm-miner: error:")
+    assert message in lines[0]
+    assert "Traceback" not in proc.stderr
+
+
+def test_entrypoints_lists_names_variants_and_places():
+    proc = run_cli("entrypoints", str(TINYBLAS))
+    assert proc.returncode == 0
+    rows = [line.split("\t") for line in proc.stdout.splitlines()]
+    assert ["tinyblas_sscal_64", "ilp64"] in [r[:2] for r in rows]
+    assert all(r[2].startswith("library/include/internal/") for r in rows)
+
+
+def test_graph_shows_verdicts_and_rules(tinyblas, cache_dir, tmp_path):
+    proc = run_cli("graph", str(TINYBLAS), "tinyblas_sscal", "--out", str(tmp_path), "--cache", str(cache_dir))
+    assert proc.returncode == 0, proc.stderr
+    tree = proc.stdout
+    assert "+ tinyblas_sscal (host)" in tree
+    assert "tinyblas_scal_kernel (global)" in tree and "<launch macro-rule" in tree
+    assert "excluded [deny_names:log_*]" in tree
+
+
+def test_graph_unknown_entry(tinyblas, cache_dir, tmp_path):
+    proc = run_cli("graph", str(TINYBLAS), "tinyblas_nope", "--out", str(tmp_path), "--cache", str(cache_dir))
+    assert proc.returncode == 2 and "no entry point named 'tinyblas_nope'" in proc.stderr
+
+
+def test_broken_files_are_recorded_and_the_run_completes(tmp_path, cache_dir):
+    """A non-UTF-8 TU, an unreadable TU and a TU clang cannot parse: counted, the rest mined."""
+    lib = tmp_path / "lib"
+    shutil.copytree(TINYBLAS, lib)
+    (lib / "library/src/blas1/broken_latin1.cpp").write_bytes(b"// caf\xe9\nint f() { return 0; }\n")
+    unreadable = lib / "library/src/blas1/unreadable.cpp"
+    unreadable.write_text("int g();\n")
+    unreadable.chmod(0)
+    (lib / "library/src/blas1/needs_generated.cpp").write_text(
+        '#include "Tensile/generated/Missing.h"\nint needs_generated_helper(int x) { return x + 1; }\n'
+    )
+    out = tmp_path / "out"
+    proc = run_cli("mine", str(lib), "--out", str(out), "--cache", str(cache_dir), "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    report = {r["path"]: r for r in read_jsonl(out / "parse_report.jsonl")}
+    assert report["library/src/blas1/broken_latin1.cpp"]["failure_reason"] == "not-utf8"
+    if report["library/src/blas1/unreadable.cpp"].get("failure_reason") is not None:  # root reads anything
+        assert report["library/src/blas1/unreadable.cpp"]["failure_reason"] == "unreadable"
+    generated = report["library/src/blas1/needs_generated.cpp"]
+    assert generated["fallback_reason"] == "fatal-diagnostic"
+    assert "Missing.h" in generated["diagnostics"][0]["message"]
+    summary = __import__("json").loads((out / "summary.json").read_text())
+    assert summary["tus_failed"]["not-utf8"] == 1
+    assert summary["bundles"] > 0

@@ -112,8 +112,10 @@ def _targets(site: CallSite, functions, decls, by_name, by_qualified, declared, 
             elif template and template in functions:
                 out.append((template, site.resolution))
             elif target in decls:
+                # Declared here, defined under another USR (a declaration spelled differently,
+                # or a definition only tree-sitter saw): every definition of that qualified name.
                 d = decls[target]
-                twins = [u for u in by_qualified.get(d.qualified_name, ()) if u.startswith("ts:")]
+                twins = by_qualified.get(d.qualified_name, ())
                 if twins:
                     out += [(u, Resolution.NAME_MATCH.value) for u in twins]
                 else:

@@ -299,8 +299,8 @@ class Extractor:
             ref = _find_ref(callee_expr)
         if ref is not None and ref.kind in _FUNCTION_KINDS:
             name = ref.spelling
-            if name.startswith("operator") or (ref.kind == K.CONSTRUCTOR and not ref.is_definition()):
-                return None
+            if name.startswith("operator") or ref.kind in (K.CONSTRUCTOR, K.CONVERSION_FUNCTION):
+                return None  # value construction and conversion: not part of the call structure
             tpl = _primary_template(ref)
             usr = self._declare(ref)
             tusr = self._declare(tpl) if tpl is not None else ""
@@ -309,9 +309,11 @@ class Extractor:
             return None
         ovl = _find_overloaded(callee_expr)
         if ovl is not None:
-            cands = [d for d in _overloaded_decls(ovl) if d.kind in _FUNCTION_KINDS]
-            if not cands or ovl.spelling.startswith("operator"):
+            if ovl.spelling.startswith("operator"):
                 return None
+            cands = [d for d in _overloaded_decls(ovl) if d.kind in _FUNCTION_KINDS]
+            if not cands:  # declared only after the template (found by ADL at instantiation)
+                return ovl.spelling, (), (), Resolution.NAME_MATCH.value, ()
             usrs = tuple(self._declare(d) for d in cands)
             res = Resolution.CLANG if len(usrs) == 1 else Resolution.OVERLOAD_SET
             return ovl.spelling, usrs, ("",) * len(usrs), res.value, ()

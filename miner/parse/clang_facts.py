@@ -45,16 +45,16 @@ _VARIABLE_KINDS = {K.PARM_DECL, K.VAR_DECL, K.FIELD_DECL, K.TEMPLATE_NON_TYPE_PA
 _PUSH_CONFIG = {"__hipPushCallConfiguration", "cudaConfigureCall", "__cudaPushCallConfiguration"}
 _WS = re.compile(r"\s+")
 _MAX_ARG_TEXT = 160
-_lib = ci.conf.lib
 
 
 def _overloaded_decls(cursor: ci.Cursor) -> list[ci.Cursor]:
-    n = _lib.clang_getNumOverloadedDecls(cursor)
-    return [_lib.clang_getOverloadedDecl(cursor, i) for i in range(n)]
+    lib = ci.conf.lib
+    n = lib.clang_getNumOverloadedDecls(cursor)
+    return [lib.clang_getOverloadedDecl(cursor, i) for i in range(n)]
 
 
 def _primary_template(cursor: ci.Cursor) -> ci.Cursor | None:
-    tpl = _lib.clang_getSpecializedCursorTemplate(cursor)
+    tpl = ci.conf.lib.clang_getSpecializedCursorTemplate(cursor)
     return tpl if tpl is not None and not tpl.kind.is_invalid() else None
 
 

@@ -20,6 +20,7 @@ class WorkerConfig:
     kernel_macros: tuple[str, ...]
     device_macros: tuple[str, ...]
     libclang: str = ""  # a libclang shared object to use instead of the pip one
+    memory_mb: int = 0  # address-space limit per worker (0: none); a parse past it dies, not the run
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +144,11 @@ def _timed(result: ParsedTU, start: float) -> ParsedTU:
 
 def run_worker(conn, config: WorkerConfig) -> None:
     """Worker main loop: receive jobs, send results, until the pipe closes."""
+    if config.memory_mb:
+        import resource
+
+        limit = config.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     parser = TUParser(config)
     while True:
         try:

@@ -20,3 +20,18 @@ def test_hanging_tu_times_out_and_the_next_one_is_parsed(tmp_path):
     assert isinstance(results["bomb.cpp"], ParseFailed) and results["bomb.cpp"].reason == "timeout"
     fine = results["fine.cpp"]
     assert isinstance(fine, ParsedTU) and [f.name for f in fine.functions] == ["fine_function"]
+
+
+def test_dead_worker_is_recorded_as_a_crash_and_replaced(tmp_path):
+    """A worker process that dies without answering (here: libclang cannot even load) is a
+    `crash` for the TU it held, and the pool goes on with a fresh worker for the next TU."""
+    (tmp_path / "a.cpp").write_text("int a();\n")
+    (tmp_path / "b.cpp").write_text("int b();\n")
+    (tmp_path / "not-a-library.so").write_text("this is not a shared object\n")
+    config = WorkerConfig(root=str(tmp_path), launch_macros=(), kernel_macros=(), device_macros=(),
+                          libclang=str(tmp_path / "not-a-library.so"))  # fmt: skip
+    results = list(
+        ParsePool(config, jobs=1, timeout_s=30).run([ParseJob("a.cpp", (), "lp64"), ParseJob("b.cpp", (), "lp64")])
+    )
+    assert [(r.path, r.reason) for r in results] == [("a.cpp", "crash"), ("b.cpp", "crash")]
+    assert all("worker died" in r.detail for r in results)

@@ -1,0 +1,166 @@
+"""Benchmark: mine a checkout cold, then warm, and time two floors on the same files in the
+same run: a tree-sitter parse of every source file, and a bare libclang parse of every TU
+(same recipe, no PCH, no fact extraction) with the same job count.
+
+Each phase runs in a fresh process, which reports its wall time and peak RSS (its own and its
+children's). Prints a table and, with --markdown, the rows for BENCHMARKS.md.
+
+    python tools/bench_mine.py PATH [--library L] [--with LIB=PATH] [--jobs N] [--skip-clang-floor]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PHASES = ("cold", "warm", "tree-sitter", "libclang")
+
+
+def _peak_rss_mb() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024
+
+
+def phase_mine(path: Path, library: str | None, others: dict[str, Path], jobs: int, cache: Path, out: Path) -> dict:
+    from miner.pipeline import MineOptions, mine
+
+    start = time.perf_counter()
+    summary = mine(MineOptions(path=path, library=library, out=out, jobs=jobs, cache_dir=cache, with_libraries=others))
+    return {"wall": time.perf_counter() - start, "tus": summary.tus, "cache_hits": summary.cache_hits,
+            "bundles": summary.bundles, "kernels": summary.kernels_reached}  # fmt: skip
+
+
+def _source_files(path: Path, library: str | None) -> tuple[list[Path], list[str]]:
+    from miner.pipeline import resolve_profile
+    from miner.source.files import HEADER_SUFFIXES, SOURCE_SUFFIXES, translation_units
+
+    profile = resolve_profile(path, library)
+    files = sorted(
+        p
+        for src in profile.sources + profile.include_dirs
+        for p in (path / src).rglob("*")
+        if p.suffix in SOURCE_SUFFIXES | HEADER_SUFFIXES and p.is_file()
+    )
+    return list(dict.fromkeys(files)), translation_units(path, profile)
+
+
+def phase_tree_sitter(path: Path, library: str | None) -> dict:
+    from miner.parse.treesitter_facts import parser
+
+    files, _ = _source_files(path, library)
+    data = [f.read_bytes() for f in files]
+    p = parser()
+    start = time.perf_counter()
+    for d in data:
+        p.parse(d)
+    wall = time.perf_counter() - start
+    return {"wall": wall, "files": len(files), "bytes": sum(map(len, data))}
+
+
+def _bare_parse(job: tuple[str, list[str]]) -> float:
+    import clang.cindex as ci
+
+    start = time.perf_counter()
+    ci.Index.create().parse(job[0], args=job[1])
+    return time.perf_counter() - start
+
+
+def phase_libclang(path: Path, library: str | None, others: dict[str, Path], jobs: int, stubs: Path) -> dict:
+    import multiprocessing as mp
+
+    from miner.parse.recipe import make_recipe
+    from miner.pipeline import resolve_profile
+
+    profile = resolve_profile(path, library)
+    recipe = make_recipe(path, profile, stubs, others)
+    _, tus = _source_files(path, library)
+    work = [(str(path / rel), recipe.args(rel)) for rel in tus]
+    start = time.perf_counter()
+    with mp.get_context("spawn").Pool(jobs) as pool:
+        seconds = pool.map(_bare_parse, work, chunksize=1)
+    return {"wall": time.perf_counter() - start, "tus": len(tus), "cpu_parse": sum(seconds)}
+
+
+def run_phase(args: argparse.Namespace, phase: str, scratch: Path) -> dict:
+    """Run one phase in a fresh interpreter and collect its JSON report."""
+    cmd = [sys.executable, __file__, str(args.path), "--phase", phase, "--scratch", str(scratch),
+           "--jobs", str(args.jobs)]  # fmt: skip
+    if args.library:
+        cmd += ["--library", args.library]
+    for w in args.with_:
+        cmd += ["--with", w]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"phase {phase} failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("path", type=Path)
+    ap.add_argument("--library")
+    ap.add_argument("--with", dest="with_", action="append", default=[])
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--phase", choices=PHASES)
+    ap.add_argument("--scratch", type=Path)
+    ap.add_argument("--skip-clang-floor", action="store_true")
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    others = {k: Path(v).resolve() for k, v in (w.split("=", 1) for w in args.with_)}
+    path = args.path.resolve()
+
+    if args.phase:
+        scratch = args.scratch
+        if args.phase in ("cold", "warm"):
+            report = phase_mine(path, args.library, others, args.jobs, scratch / "cache", scratch / args.phase)
+        elif args.phase == "tree-sitter":
+            report = phase_tree_sitter(path, args.library)
+        else:
+            report = phase_libclang(path, args.library, others, args.jobs, scratch / "bare-stubs")
+        report["peak_rss_mb"] = _peak_rss_mb()
+        print(json.dumps(report))
+        return 0
+
+    scratch = Path(tempfile.mkdtemp(prefix="rocm-miner-bench-"))
+    try:
+        phases = [p for p in PHASES if not (p == "libclang" and args.skip_clang_floor)]
+        results = {p: run_phase(args, p, scratch) for p in phases}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    files, tus = _source_files(path, args.library)
+    mb = sum(f.stat().st_size for f in files) / 1e6
+    n_tus = len(tus)
+    rows = []
+    for name in phases:
+        r = results[name]
+        ratio_ts = r["wall"] / results["tree-sitter"]["wall"]
+        ratio_clang = r["wall"] / results["libclang"]["wall"] if "libclang" in results else float("nan")
+        rows.append((name, r["wall"], n_tus / r["wall"], mb / r["wall"], r["peak_rss_mb"], ratio_ts, ratio_clang))
+    head = f"{path.name}: {n_tus} TUs, {len(files)} files, {mb:.1f} MB; jobs={args.jobs}; {platform.node()}; " \
+           f"{time.strftime('%Y-%m-%d')}"  # fmt: skip
+    print(head)
+    print(f"{'phase':<12}{'wall s':>9}{'TUs/s':>9}{'MB/s':>9}{'peak MB':>9}{'x ts':>9}{'x clang':>9}")
+    for r in rows:
+        print(f"{r[0]:<12}{r[1]:>9.2f}{r[2]:>9.2f}{r[3]:>9.2f}{r[4]:>9.0f}{r[5]:>9.1f}{r[6]:>9.2f}")
+    print("mine:", {k: results["cold"][k] for k in ("tus", "bundles", "kernels")},
+          "warm cache hits:", results["warm"]["cache_hits"])  # fmt: skip
+    if args.markdown:
+        print("\n| phase | wall s | TUs/s | MB/s | peak RSS MB | × tree-sitter | × bare libclang |")
+        print("|---|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r[0]} | {r[1]:.2f} | {r[2]:.2f} | {r[3]:.2f} | {r[4]:.0f} | {r[5]:.1f} | {r[6]:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -227,6 +227,7 @@ class Region(BaseModel):
     exec_space: ExecSpace
     macro: str = ""
     expanded_at: str = ""  # "file:line" of the macro invocation, for macro-defined entries
+    expansion: str = ""  # the invocation itself (``INST_SCAL_C_API(rocblas_int);``)
     entries: list[str]  # entry names of the family that reach this region
 
 
@@ -256,21 +257,25 @@ class LaunchSite(BaseModel):
 
 
 class BoundaryRecord(BaseModel):
+    """A call that leaves the traversed code: where it is made, and what it reaches."""
+
     model_config = _STRICT
     kind: BoundaryKind
     name: str
-    caller: str  # region id
-    line: int
-    file: str = ""
+    caller: str  # region id of the caller
+    call_line: int  # line of the call site (in the caller's file, or its macro's expansion site)
+    declared_in: str = ""  # file declaring the callee
 
 
 class ExclusionRecord(BaseModel):
+    """A callee left out of the bundle, and the rule that left it out."""
+
     model_config = _STRICT
     name: str
     caller: str
     rule: str
-    file: str = ""
-    line: int = 0
+    call_line: int = 0
+    declared_in: str = ""
 
 
 class Provenance(BaseModel):

@@ -125,6 +125,7 @@ class BundleBuilder:
                     exec_space=ExecSpace(data["exec_space"]),
                     macro=data["facts"].macro,
                     expanded_at=span.expanded_at,
+                    expansion=span.expansion,
                     entries=sorted(reach[rid]),
                 )
             )
@@ -141,13 +142,17 @@ class BundleBuilder:
                     data = g.nodes[d.node]
                     boundaries.setdefault(
                         (d.rule, data["name"], caller),
-                        BoundaryRecord(kind=d.rule, name=data["name"], caller=caller, line=d.line, file=data["file"]),
+                        BoundaryRecord(
+                            kind=d.rule, name=data["name"], caller=caller, call_line=d.line, declared_in=data["file"]
+                        ),
                     )
                 elif d.verdict == "excluded":
                     data = g.nodes[d.node]
                     exclusions.setdefault(
                         (data["name"], caller),
-                        ExclusionRecord(name=data["name"], caller=caller, rule=d.rule, file=data["file"], line=d.line),
+                        ExclusionRecord(
+                            name=data["name"], caller=caller, rule=d.rule, call_line=d.line, declared_in=data["file"]
+                        ),
                     )
             for node, rid in v.region_of.items():
                 for succ in g.successors(node):

@@ -21,6 +21,7 @@ class Span:
     end_line: int
     code: str
     expanded_at: str = ""
+    expansion: str = ""  # the invocation text at ``expanded_at``
 
     @property
     def sha256(self) -> str:
@@ -88,11 +89,11 @@ class SourceReader:
                     if abs(s2 - start) < _MAX_MACRO_GAP * 120:
                         start, end = min(start, s2), max(end, e2)
             data = self.data(rel)
+            start = data.rfind(b"\n", 0, start) + 1
             code = data[start:end].decode("utf-8", "replace")
             first = data.count(b"\n", 0, start) + 1
             site = site_data[site_line_start:site_line_end].decode("utf-8", "replace").strip()
-            code = f"{code}\n// expanded at {expanded_at}:\n{site}"
-            return Span(rel, first, first + code.count("\n"), code, expanded_at)
+            return Span(rel, first, first + code.count("\n"), code, expanded_at, site)
         return None
 
     def _candidate_files(self, site: str) -> list[str]:

@@ -73,7 +73,7 @@ class Recipe:
         """Changes whenever anything that shapes a parse changes (flags, stubs, toolchain)."""
         h = hashlib.sha256()
         h.update(_extractor_fingerprint().encode())
-        h.update(self.profile.config_hash.encode())
+        h.update(self.profile.parse_hash.encode())
         h.update(self.resource_dir.encode())
         for name, root in self.other_roots:
             h.update(f"{name}={root}".encode())
@@ -88,8 +88,9 @@ class Recipe:
 def _extractor_fingerprint() -> str:
     """The code that turns a parse into facts: a change to it invalidates every cached parse."""
     here = Path(__file__).resolve().parent
+    shaping = ["clang_facts.py", "treesitter_facts.py", "launch_text.py", "worker.py"]
     h = hashlib.sha256()
-    for path in sorted([*here.glob("*.py"), here.parent / "models.py"]):
+    for path in [*(here / name for name in shaping), here.parent / "models.py"]:
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

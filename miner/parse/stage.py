@@ -7,6 +7,7 @@ facts are kept as a pseudo-TU ``<pch:VARIANT>``; TUs are then parsed against it 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,16 +84,21 @@ class ParseStage:
                 outcome.failures.append(result)
         return facts
 
+    def _salt(self, variant: str, pch: ParsedTU | None) -> str:
+        """What a TU's parse depends on besides its own files: its flags and the PCH's inputs."""
+        flags = hashlib.sha256("\0".join(self.recipe.variant_args(variant)).encode()).hexdigest()[:16]
+        return f"{flags}:{self.cache.digest(pch) if pch is not None else ''}"
+
     # ------------------------------------------------------------------ TUs
 
     def run(self, tus: list[str], on_result: Callable[[str], None] = lambda rel: None) -> ParseOutcome:
         outcome = ParseOutcome()
         variants = {self.recipe.variant(rel) for rel in tus}
         pch = self._pch_facts(variants, outcome, force=set())
-        salts = {v: self.cache.digest(p) for v, p in pch.items()}
+        salts = {v: self._salt(v, pch.get(v)) for v in variants}
         misses: list[str] = []
         for rel in tus:
-            hit = self.cache.get(rel, salts.get(self.recipe.variant(rel), ""))
+            hit = self.cache.get(rel, salts[self.recipe.variant(rel)])
             if hit is not None:
                 outcome.parsed.append(hit)
                 outcome.cache_hits += 1
@@ -112,7 +118,7 @@ class ParseStage:
                 jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use))
             for result in self._with_fallback(self.pool.run(jobs), outcome):
                 if result.engine != "tree-sitter":
-                    self.cache.put(result, salts.get(self.recipe.variant(result.path), ""))
+                    self.cache.put(result, salts[self.recipe.variant(result.path)])
                 outcome.parsed.append(result)
                 on_result(result.path)
         outcome.parsed.extend(pch.values())

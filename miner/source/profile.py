@@ -80,7 +80,16 @@ class Profile:
 
     @property
     def config_hash(self) -> str:
+        """The whole profile: recorded in every bundle's provenance."""
         return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    @property
+    def parse_hash(self) -> str:
+        """Only what shapes a parse (not the traversal rules): part of every parse-cache key."""
+        shaping = (self.sources, self.exclude_sources, self.ilp64_dirs, self.include_dirs, self.defines,
+                   self.ilp64_defines, sorted(self.stubs.items()), self.stub_include_dirs, self.pch_headers,
+                   self.launch_macros, self.kernel_macros, self.device_macros)  # fmt: skip
+        return hashlib.sha256(repr(shaping).encode()).hexdigest()[:16]
 
 
 def available_profiles(directory: Path = ALLOWLIST_DIR) -> list[str]:

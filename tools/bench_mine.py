@@ -115,6 +115,7 @@ def main() -> int:
     ap.add_argument("--scratch", type=Path)
     ap.add_argument("--skip-clang-floor", action="store_true")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--keep", type=Path, help="keep the cold and warm outputs here")
     args = ap.parse_args()
     others = {k: Path(v).resolve() for k, v in (w.split("=", 1) for w in args.with_)}
     path = args.path.resolve()
@@ -136,6 +137,11 @@ def main() -> int:
         phases = [p for p in PHASES if not (p == "libclang" and args.skip_clang_floor)]
         results = {p: run_phase(args, p, scratch) for p in phases}
     finally:
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            for name in ("cold", "warm"):
+                if (scratch / name).exists():
+                    shutil.copytree(scratch / name, args.keep / name, dirs_exist_ok=True)
         shutil.rmtree(scratch, ignore_errors=True)
     files, tus = _source_files(path, args.library)
     mb = sum(f.stat().st_size for f in files) / 1e6

@@ -43,6 +43,12 @@ class EntryView:
     def region_set(self) -> frozenset[str]:
         return frozenset(self.region_of.values())
 
+    @property
+    def family_key(self) -> frozenset[str]:
+        """The regions below the API wrapper: ``rocsolver_sgetrf`` and ``rocsolver_dgetrf`` are
+        two written-out wrappers over one implementation, and belong to one family."""
+        return frozenset(rid for node, rid in self.region_of.items() if self.roles[node] != Role.API)
+
 
 class BundleBuilder:
     def __init__(self, g: nx.DiGraph, reader: SourceReader, library: str) -> None:
@@ -87,7 +93,8 @@ class BundleBuilder:
     def families(views: list[EntryView]) -> list[list[EntryView]]:
         groups: dict[frozenset[str], list[EntryView]] = defaultdict(list)
         for v in views:
-            groups[v.region_set].append(v)
+            # an entry that reaches nothing below its wrapper stays a family of its own
+            groups[v.family_key or v.region_set].append(v)
         fams = [sorted(vs, key=lambda v: v.entry) for vs in groups.values()]
         return sorted(fams, key=lambda vs: vs[0].entry)
 

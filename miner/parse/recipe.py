@@ -118,7 +118,7 @@ def _generated_protos(profile: Profile, other_roots: dict[str, Path]) -> dict[st
 
     rel = "rocblas/internal/rocblas-exported-proto.hpp"
     if "rocblas" in other_roots:
-        return {rel: exported_proto.exported_proto_header(other_roots["rocblas"] / "library" / "src")}
+        return {rel: exported_proto.exported_proto_header(other_roots["rocblas"])}
     return {rel: exported_proto.fallback_exported_proto_header()}
 
 

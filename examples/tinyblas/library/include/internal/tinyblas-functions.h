@@ -19,6 +19,7 @@ TINYBLAS_EXPORT tinyblas_status tinyblas_csscal(tinyblas_handle handle, tinyblas
 TINYBLAS_EXPORT tinyblas_status tinyblas_zdscal(tinyblas_handle handle, tinyblas_int n, const double* alpha, tinyblas_double_complex* x, tinyblas_int incx);
 TINYBLAS_EXPORT tinyblas_status tinyblas_hscal(tinyblas_handle handle, tinyblas_int n, const tinyblas_half* alpha, tinyblas_half* x, tinyblas_int incx);
 TINYBLAS_EXPORT tinyblas_status tinyblas_sscal_batched(tinyblas_handle handle, tinyblas_int n, const float* alpha, float* const x[], tinyblas_int incx, tinyblas_int batch_count);
+TINYBLAS_EXPORT tinyblas_status tinyblas_sset_batched(tinyblas_handle handle, tinyblas_int n, const float* alpha, float* const x[], tinyblas_int incx, tinyblas_int batch_count);
 TINYBLAS_EXPORT tinyblas_status tinyblas_dscal_batched(tinyblas_handle handle, tinyblas_int n, const double* alpha, double* const x[], tinyblas_int incx, tinyblas_int batch_count);
 TINYBLAS_EXPORT tinyblas_status tinyblas_sscal_strided_batched(tinyblas_handle handle, tinyblas_int n, const float* alpha, float* x, tinyblas_int incx, tinyblas_stride stride_x, tinyblas_int batch_count);
 TINYBLAS_EXPORT tinyblas_status tinyblas_dscal_strided_batched(tinyblas_handle handle, tinyblas_int n, const double* alpha, double* x, tinyblas_int incx, tinyblas_stride stride_x, tinyblas_int batch_count);

@@ -65,3 +65,21 @@ inline bool tinyblas_is_one(const T& v)
     else
         return v.x == 1 && v.y == 0;
 }
+
+// A host utility that launches a kernel of its own (rocBLAS: setup_batched_array).
+template <typename T>
+__global__ void tinyblas_setup_ptr_array_kernel(T** out, T* base, tinyblas_stride stride, tinyblas_int count)
+{
+    const tinyblas_int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if(b < count)
+        out[b] = base + b * stride;
+}
+
+template <typename T>
+tinyblas_status tinyblas_setup_ptr_array(
+    hipStream_t stream, T** out, T* base, tinyblas_stride stride, tinyblas_int count)
+{
+    hipLaunchKernelGGL(tinyblas_setup_ptr_array_kernel<T>, dim3((count - 1) / 64 + 1), dim3(64), 0, stream, out,
+                       base, stride, count);
+    return tinyblas_status_success;
+}

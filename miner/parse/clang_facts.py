@@ -317,10 +317,10 @@ class Extractor:
             usrs = tuple(self._declare(d) for d in cands)
             res = Resolution.CLANG if len(usrs) == 1 else Resolution.OVERLOAD_SET
             return ovl.spelling, usrs, ("",) * len(usrs), res.value, ()
-        name = _callee_name(callee_expr)
-        named = callee_expr.referenced
-        if named is not None and named.kind in _VARIABLE_KINDS:
-            return None
+        named = _callee_node(callee_expr)
+        if named is None or (named.referenced is not None and named.referenced.kind in _VARIABLE_KINDS):
+            return None  # a call through a variable or parameter (``alpha[0](x)``, a functor object)
+        name = named.spelling
         if name and not name.startswith("operator"):
             return name, (), (), Resolution.NAME_MATCH.value, ()
         return None
@@ -529,16 +529,17 @@ def _find_overloaded(expr: ci.Cursor, depth: int = 6) -> ci.Cursor | None:
     return None
 
 
-def _callee_name(expr: ci.Cursor) -> str:
+def _callee_node(expr: ci.Cursor) -> ci.Cursor | None:
+    """The named reference a callee expression comes down to, through parens and casts."""
     node = expr
     for _ in range(4):
         if node.kind in (K.MEMBER_REF_EXPR, K.DECL_REF_EXPR) and node.spelling:
-            return node.spelling
+            return node
         children = list(node.get_children())
         if not children:
-            return ""
+            return None
         node = children[0]
-    return ""
+    return None
 
 
 def _template_args(ref: ci.Cursor) -> tuple[str, ...]:

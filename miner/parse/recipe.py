@@ -30,7 +30,7 @@ def clang_resource_dir() -> str:
     return str(Path(candidates[-1]).parents[1])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Recipe:
     """Everything needed to build the clang command line of any TU of one checkout."""
 
@@ -68,7 +68,7 @@ class Recipe:
             args += [arg for d in dirs for arg in ("-I", str(d))]
         return args
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
         """Changes whenever anything that shapes a parse changes (flags, stubs, toolchain)."""
         h = hashlib.sha256()

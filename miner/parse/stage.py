@@ -59,7 +59,9 @@ class ParseStage:
         return path
 
     def _pch_path(self, variant: str) -> Path:
-        return self.work_dir / f"{self.recipe.profile.name}-{variant}-{self.recipe.fingerprint}.pch"
+        """Named by everything it was built from, so a PCH built with other flags is never used."""
+        flags = hashlib.sha256("\0".join(self.recipe.variant_args(variant)).encode()).hexdigest()[:12]
+        return self.work_dir / f"{self.recipe.profile.name}-{variant}-{self.recipe.fingerprint}-{flags}.pch"
 
     def _pch_facts(self, variants: set[str], outcome: ParseOutcome, force: set[str]) -> dict[str, ParsedTU]:
         """Cached prefix facts per variant; builds the PCH where missing or where ``force``d."""
@@ -115,7 +117,8 @@ class ParseStage:
                 v = self.recipe.variant(rel)
                 use = v in pch and self._pch_path(v).exists()
                 args = self.recipe.args(rel, self._pch_path(v) if use else None)
-                jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use))
+                plain = tuple(self.recipe.args(rel)) if use else ()
+                jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use, plain_args=plain))
             for result in self._with_fallback(self.pool.run(jobs), outcome):
                 if result.engine != "tree-sitter":
                     self.cache.put(result, salts[self.recipe.variant(result.path)])

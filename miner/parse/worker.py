@@ -29,6 +29,7 @@ class ParseJob:
     args: tuple[str, ...]
     variant: str  # distinguishes memo entries of the same header under other defines
     uses_pch: bool = False
+    plain_args: tuple[str, ...] = ()  # the same parse without the PCH, if the PCH cannot be used
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,14 @@ class TUParser:
             index = self.local_index if job.uses_pch else self.index
             tu = index.parse(path, args=list(job.args), options=0)
         except self.ci.TranslationUnitLoadError as exc:
-            return self.fallback(job.rel, raw, "clang-error", str(exc), start)
+            if not (job.uses_pch and job.plain_args):
+                return self.fallback(job.rel, raw, "clang-error", str(exc), start)
+            # a PCH clang will not load (built elsewhere, other flags): parse without it
+            job = replace(job, args=job.plain_args, uses_pch=False, plain_args=())
+            try:
+                tu = self.index.parse(path, args=list(job.args), options=0)
+            except self.ci.TranslationUnitLoadError as exc2:
+                return self.fallback(job.rel, raw, "clang-error", str(exc2), start)
         diags = tuple(diagnostics(tu, self.extractor))
         functions, decls = self.extractor.extract(tu, job.variant)
         deps = {job.rel}

@@ -53,12 +53,14 @@ class RuleSet:
         for b in self.rules.boundaries:
             if _match(name, b.names) or _match(qualified, b.names) or (path and _match(path, b.paths)):
                 return Verdict("boundary", b.kind)
+        allowed = _match(name, self.rules.allow_names) or _match(qualified, self.rules.allow_names)
+        denied = None if allowed else _match(name, self.rules.deny_names) or _match(qualified, self.rules.deny_names)
+        if denied:  # a denied name is excluded wherever it is defined, here or in another library
+            return Verdict("exclude", f"deny_names:{denied}")
         if not node["defined"] or os.path.isabs(path):
             return Verdict("boundary", self._undefined_kind(name, qualified, path, node["defined"]))
-        if _match(name, self.rules.allow_names) or _match(qualified, self.rules.allow_names):
+        if allowed:
             return FOLLOW
-        if p := _match(name, self.rules.deny_names) or _match(qualified, self.rules.deny_names):
-            return Verdict("exclude", f"deny_names:{p}")
         top = qualified.split("::", 1)[0] if "::" in qualified else ""
         if top and (p := _match(top, self.rules.deny_namespaces)):
             return Verdict("exclude", f"deny_namespaces:{p}")
@@ -68,7 +70,7 @@ class RuleSet:
             return Verdict("exclude", f"deny_host_paths:{p}")
         return FOLLOW
 
-    def _undefined_kind(self, name: str, qualified: str, path: str, defined: bool) -> str:
+    def _undefined_kind(self, name: str, qualified: str, path: str, defined: bool) -> str:  # noqa: ARG002
         norm = os.path.normpath(path) if path else ""
         if any(norm.startswith(root + os.sep) for root in self.other_roots.values()):
             return BoundaryKind.OTHER_LIBRARY.value

@@ -29,7 +29,7 @@ from miner.parse.stage import ParseOutcome, ParseStage
 from miner.source.checkout import Checkout, describe, revision
 from miner.source.files import FileHashes, translation_units
 from miner.source.profile import Profile, detect_library, load_profile
-from miner.traverse.dfs import traverse
+from miner.traverse.dfs import Traverser
 from miner.traverse.rules import RuleSet
 
 
@@ -111,8 +111,9 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     roots = entry_roots(g, [e.name for e in selected])
     traversals = {}
+    walker = Traverser(g, rules)
     for i, e in enumerate(selected, 1):
-        traversals[e.name] = traverse(g, e.name, roots[e.name], rules)
+        traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
     return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots)
 

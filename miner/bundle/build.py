@@ -25,6 +25,7 @@ from miner.models import (
     LaunchSite,
     Provenance,
     Region,
+    Resolution,
     Role,
     Traversal,
 )
@@ -56,6 +57,7 @@ class BundleBuilder:
         self.reader = reader
         self.library = library
         self._spans: dict[str, Span] = {}
+        self._condition_records: dict[tuple, list[ConditionRecord]] = {}
 
     def span(self, node: str) -> Span:
         if node not in self._spans:
@@ -142,51 +144,42 @@ class BundleBuilder:
         exclusions: dict[tuple, ExclusionRecord] = {}
         for v in family:
             for d in v.traversal.decisions:
-                if d.parent is None or d.parent not in v.region_of:
+                if d.parent is None or d.parent not in v.region_of or d.verdict not in ("boundary", "excluded"):
                     continue
-                caller = v.region_of[d.parent]
+                caller, data = v.region_of[d.parent], g.nodes[d.node]
                 if d.verdict == "boundary":
-                    data = g.nodes[d.node]
-                    boundaries.setdefault(
-                        (d.rule, data["name"], caller),
-                        BoundaryRecord(
+                    key = (d.rule, data["name"], caller)
+                    if key not in boundaries:
+                        boundaries[key] = BoundaryRecord(
                             kind=d.rule, name=data["name"], caller=caller, call_line=d.line, declared_in=data["file"]
-                        ),
-                    )
-                elif d.verdict == "excluded":
-                    data = g.nodes[d.node]
-                    exclusions.setdefault(
-                        (data["name"], caller),
-                        ExclusionRecord(
+                        )
+                else:
+                    key = (data["name"], caller)
+                    if key not in exclusions:
+                        exclusions[key] = ExclusionRecord(
                             name=data["name"], caller=caller, rule=d.rule, call_line=d.line, declared_in=data["file"]
-                        ),
-                    )
+                        )
             for node, rid in v.region_of.items():
                 for succ in g.successors(node):
-                    if succ not in v.region_of:
+                    callee = v.region_of.get(succ)
+                    if callee is None:
                         continue
                     edge = g.edges[node, succ]
-                    callee = v.region_of[succ]
                     for site in edge["sites"]:
-                        conds = [
-                            ConditionRecord(kind=c.kind, text=c.text, branch=c.branch, line=c.line)
-                            for c in site.conditions
-                        ]
                         key = (rid, callee, site.kind, site.line)
-                        if key not in edges:
-                            edges[key] = CallEdge(
-                                caller=rid, callee=callee, kind=site.kind, resolution=edge["resolution"],
-                                line=site.line, conditions=conds,
-                            )  # fmt: skip
+                        if key in edges:
+                            continue
+                        conds = self._conditions(site.conditions)
+                        edges[key] = CallEdge.model_construct(
+                            caller=rid, callee=callee, kind=site.kind, resolution=Resolution(edge["resolution"]),
+                            line=site.line, conditions=conds,
+                        )  # fmt: skip
                         if site.kind == "launch" and site.launch is not None:
                             cfg = site.launch
-                            launches.setdefault(
-                                (rid, callee, site.line),
-                                LaunchSite(
-                                    launcher=rid, kernel=callee, file=g.nodes[node]["file"], line=site.line,
-                                    via=cfg.via, kernel_expr=cfg.kernel, grid=cfg.grid, block=cfg.block,
-                                    shared_mem=cfg.shared_mem, stream=cfg.stream, conditions=conds,
-                                ),
+                            launches[(rid, callee, site.line)] = LaunchSite.model_construct(
+                                launcher=rid, kernel=callee, file=g.nodes[node]["file"], line=site.line,
+                                via=cfg.via, kernel_expr=cfg.kernel, grid=cfg.grid, block=cfg.block,
+                                shared_mem=cfg.shared_mem, stream=cfg.stream, conditions=conds,
                             )  # fmt: skip
         call_paths = self._call_paths(family)
         body = dict(
@@ -210,6 +203,16 @@ class BundleBuilder:
             ).encode()
         ).hexdigest()
         return Bundle(**body, sha256=digest)
+
+    def _conditions(self, conditions: tuple) -> list[ConditionRecord]:
+        """On-disk records of a site's branch conditions, built once per distinct chain."""
+        found = self._condition_records.get(conditions)
+        if found is None:
+            found = self._condition_records[conditions] = [
+                ConditionRecord.model_construct(kind=c.kind, text=c.text, branch=c.branch, line=c.line)
+                for c in conditions
+            ]
+        return found
 
     def _call_paths(self, family: list[EntryView]) -> list[list[str]]:
         """For each kernel region, the path the traversal took to it from the first entry that reaches it."""

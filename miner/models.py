@@ -54,11 +54,9 @@ class BoundaryKind(StrEnum):
 
 
 # --------------------------------------------------------------------------- parse facts
-# Not slotted: a warm run unpickles these by the hundred thousand, and plain dataclasses take
-# pickle's C fast path where slotted ones go through dataclasses' Python ``__setstate__``.
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Condition:
     """One branch decision on the way from a function's entry to a call site."""
 
@@ -68,7 +66,7 @@ class Condition:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LaunchConfig:
     """The launch configuration at a kernel launch site, as source text."""
 
@@ -80,7 +78,7 @@ class LaunchConfig:
     stream: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallSite:
     """A call, launch or function reference inside a function body."""
 
@@ -96,7 +94,7 @@ class CallSite:
     launch: LaunchConfig | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeclInfo:
     """What is known about a callee that may have no definition in the checkout."""
 
@@ -108,7 +106,7 @@ class DeclInfo:
     exec_space: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FunctionFacts:
     """A function definition found in the checkout, with every call site in its body."""
 
@@ -128,7 +126,7 @@ class FunctionFacts:
     calls: tuple[CallSite, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     severity: str
     file: str
@@ -136,7 +134,7 @@ class Diagnostic:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedTU:
     """The facts of one translation unit."""
 
@@ -151,7 +149,7 @@ class ParsedTU:
     variant: str = "lp64"  # "ilp64" for TUs built with the library's ILP64 defines
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParseFailed:
     """A TU that could not be parsed at all: the reason is counted and the run goes on."""
 

@@ -58,7 +58,7 @@ class RuleSet:
         if denied:  # a denied name is excluded wherever it is defined, here or in another library
             return Verdict("exclude", f"deny_names:{denied}")
         if not node["defined"] or os.path.isabs(path):
-            return Verdict("boundary", self._undefined_kind(name, qualified, path, node["defined"]))
+            return Verdict("boundary", self._undefined_kind(name, qualified, path))
         if allowed:
             return FOLLOW
         top = qualified.split("::", 1)[0] if "::" in qualified else ""
@@ -70,7 +70,7 @@ class RuleSet:
             return Verdict("exclude", f"deny_host_paths:{p}")
         return FOLLOW
 
-    def _undefined_kind(self, name: str, qualified: str, path: str, defined: bool) -> str:  # noqa: ARG002
+    def _undefined_kind(self, name: str, qualified: str, path: str) -> str:
         norm = os.path.normpath(path) if path else ""
         if any(norm.startswith(root + os.sep) for root in self.other_roots.values()):
             return BoundaryKind.OTHER_LIBRARY.value

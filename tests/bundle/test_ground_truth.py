@@ -18,7 +18,7 @@ def _short(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def mined(request, tinyblas, tinysolver):
+def mined(tinyblas, tinysolver):
     out = {"tinyblas": tinyblas, "tinysolver": tinysolver}
     result = {}
     for lib, (_, path) in out.items():
@@ -26,10 +26,6 @@ def mined(request, tinyblas, tinysolver):
         entries = {e["name"]: e for e in read_jsonl(path / "entries.jsonl")}
         result[lib] = (bundles, entries)
     return result
-
-
-def _cases(expected_path_loader):
-    return expected_path_loader
 
 
 @pytest.mark.parametrize("library", LIBRARIES)

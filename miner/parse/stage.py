@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miner.models import ParsedTU, ParseFailed
-from miner.parse import treesitter_facts
 from miner.parse.cache import ParseCache
 from miner.parse.pool import ParsePool
 from miner.parse.recipe import Recipe
-from miner.parse.worker import ParseJob, PchJob, WorkerConfig
+from miner.parse.worker import ParseJob, PchJob, WorkerConfig, tree_sitter_tu
 
 
 @dataclass
@@ -131,7 +130,6 @@ class ParseStage:
 
     def _with_fallback(self, results: Iterable, outcome: ParseOutcome) -> Iterator[ParsedTU]:
         """A TU that failed outright is recorded, then read by tree-sitter alone."""
-        profile = self.recipe.profile
         for result in results:
             if isinstance(result, ParsedTU):
                 yield result
@@ -143,9 +141,4 @@ class ParseStage:
                 raw = Path(self.recipe.root, result.path).read_bytes()
             except OSError:
                 continue
-            functions = treesitter_facts.extract(
-                result.path, raw, profile.launch_macros, profile.kernel_macros, profile.device_macros
-            )
-            yield ParsedTU(
-                result.path, "tree-sitter", tuple(functions), (), (), (result.path,), fallback_reason=result.reason
-            )
+            yield tree_sitter_tu(self.pool.config, result.path, raw, result.reason)

@@ -126,11 +126,7 @@ class TUParser:
         """Add what tree-sitter finds in the main file that clang lost after a fatal error."""
         known = {(f.file, f.name) for f in result.functions}
         extra = [
-            f
-            for f in treesitter_facts.extract(
-                result.path, raw, self.config.launch_macros, self.config.kernel_macros, self.config.device_macros
-            )
-            if (f.file, f.name) not in known
+            f for f in tree_sitter_tu(self.config, result.path, raw, "").functions if (f.file, f.name) not in known
         ]
         return replace(
             result,
@@ -140,10 +136,13 @@ class TUParser:
         )
 
     def fallback(self, rel: str, raw: bytes, reason: str, detail: str, start: float) -> ParseResult:
-        functions = treesitter_facts.extract(
-            rel, raw, self.config.launch_macros, self.config.kernel_macros, self.config.device_macros
-        )
-        return _timed(ParsedTU(rel, "tree-sitter", tuple(functions), (), (), (rel,), fallback_reason=reason), start)
+        return _timed(tree_sitter_tu(self.config, rel, raw, reason), start)
+
+
+def tree_sitter_tu(config: WorkerConfig, rel: str, raw: bytes, reason: str) -> ParsedTU:
+    """A TU read by tree-sitter alone (every edge ``name-match``), and why clang did not read it."""
+    functions = treesitter_facts.extract(rel, raw, config.launch_macros, config.kernel_macros, config.device_macros)
+    return ParsedTU(rel, "tree-sitter", tuple(functions), (), (), (rel,), fallback_reason=reason)
 
 
 def _timed(result: ParsedTU, start: float) -> ParsedTU:

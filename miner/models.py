@@ -126,6 +126,50 @@ class FunctionFacts:
     calls: tuple[CallSite, ...] = ()
 
 
+Expr = tuple
+"""A branch condition as clang saw it in an instantiated body, reduced to what liveness can
+evaluate: ``("const", v)``, ``("param", name)``, ``("unary", op, e)``, ``("binary", op, a, b)``
+or ``("unknown",)``."""
+
+ArgValue = int | str | None
+"""An argument at an instantiated call site: a constant, the caller's parameter it forwards
+(by name), or None when neither."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """An undecided branch on the way to a call in an instantiated body."""
+
+    expr: Expr
+    want: bool  # the branch is taken when ``expr`` is non-zero (True) or zero (False)
+    text: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceCall:
+    """A call, launch or function reference in an instantiated body, to a concrete function."""
+
+    target: str  # USR of the callee: a specialisation (``f<float>``) or a plain function
+    pattern: str  # USR of the definition it was instantiated from ("" for a plain function)
+    line: int
+    guards: tuple[Guard, ...] = ()
+    args: tuple[ArgValue, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """A concrete function body as the compiler instantiated it: the calls it can make.
+    Branches clang folds to a constant (``if constexpr``, ``if (is_float && ...)``, tuning
+    macros) are decided here; their untaken side contributes no calls."""
+
+    usr: str
+    pattern: str  # "" for a function that is not a template specialisation
+    params: tuple[str, ...]
+    calls: tuple[InstanceCall, ...]
+    decided: tuple[tuple[int, bool, bool], ...] = ()  # (line, value, constexpr) of folded branches
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     severity: str
@@ -147,6 +191,7 @@ class ParsedTU:
     seconds: float = 0.0
     fallback_reason: str = ""  # why tree-sitter facts were added: "fatal-diagnostic", "timeout", ...
     variant: str = "lp64"  # "ilp64" for TUs built with the library's ILP64 defines
+    instances: tuple[Instance, ...] = ()  # concrete bodies reachable from this TU's definitions
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +236,17 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class NodeVerdict:
+    """Whether a node the traversal included can run for one entry point."""
+
+    live: bool
+    reason: str = ""  # when dead: "type", "build" or "constant"
+    conditions: tuple[str, ...] = ()  # when live: runtime conditions on the path, as source text
+    decided_at: str = ""  # "file:line" of the deciding branch or call
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Traversal:
     entry: str
     root: str | None  # the node defining the entry, None when unresolved
@@ -229,6 +285,7 @@ class Region(BaseModel):
     expanded_at: str = ""  # "file:line" of the macro invocation, for macro-defined entries
     expansion: str = ""  # the invocation itself (``INST_SCAL_C_API(rocblas_int);``)
     entries: list[str]  # entry names of the family that reach this region
+    live_for: list[str]  # those of them for which it can run (see ``entries.jsonl`` for why not)
 
 
 class CallEdge(BaseModel):
@@ -306,6 +363,19 @@ class Bundle(BaseModel):
     exclusions: list[ExclusionRecord]
     provenance: Provenance
     sha256: str  # hash of the bundle without this field
+
+
+class LivenessRecord(BaseModel):
+    """One kernel or device helper an entry point's traversal reached, and whether it can run."""
+
+    model_config = _STRICT
+    name: str
+    region: str
+    live: bool
+    reason: Literal["", "type", "build", "constant"] = ""
+    conditions: list[str] = []  # when live: runtime conditions on the path from the entry
+    decided_at: str = ""  # when dead: "file:line" of the deciding branch or call
+    detail: str = ""
 
 
 class NotReached(BaseModel):

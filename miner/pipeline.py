@@ -21,7 +21,19 @@ from miner.bundle.regions import SourceReader
 from miner.bundle.write import write_jsonl_atomic
 from miner.errors import NotACheckoutError, OutputError
 from miner.graph.build import build_graph
-from miner.models import Bundle, EntryPoint, NotReached, ParsedTU, Provenance, Role, RunSummary, Traversal
+from miner.liveness.analyse import LivenessAnalyser, index_instances
+from miner.models import (
+    Bundle,
+    EntryPoint,
+    LivenessRecord,
+    NodeVerdict,
+    NotReached,
+    ParsedTU,
+    Provenance,
+    Role,
+    RunSummary,
+    Traversal,
+)
 from miner.parse.cache import ParseCache
 from miner.parse.entrypoints import discover
 from miner.parse.recipe import make_recipe
@@ -57,6 +69,7 @@ class Analysis:
     rules: RuleSet
     traversals: dict[str, Traversal]
     roots: dict[str, str | None]
+    liveness: dict[str, dict[str, NodeVerdict]]  # entry -> included node -> verdict
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -115,7 +128,9 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     for i, e in enumerate(selected, 1):
         traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
-    return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots)
+    analyser = LivenessAnalyser(g, index_instances(parsed))
+    liveness = {e.name: analyser.verdicts(traversals[e.name], e.variant) for e in selected}
+    return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness)
 
 
 def _parse_library(
@@ -197,7 +212,7 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         if verdict.action != "follow":
             not_reached.append(NotReached(entry=e.name, reason=f"{verdict.action}d", detail=verdict.rule))
             continue
-        views.append(builder.view(t))
+        views.append(builder.view(t, a.liveness.get(e.name, {})))
     families = builder.families(views)
     provenance_base = dict(
         library=a.profile.name,
@@ -271,14 +286,27 @@ def _entry_records(a: Analysis, views: list[EntryView], bundle_of: dict[str, str
             n = missing[e.name]
             rec |= {"bundle": None, "kernels": [], "device_helpers": [], "reason": n.reason, "detail": n.detail}
         else:
-            kernels = sorted({a.graph.nodes[n]["name"] for n, r in v.roles.items() if r == Role.KERNEL})
-            helpers = sorted({a.graph.nodes[n]["name"] for n, r in v.roles.items() if r == Role.DEVICE_HELPER})
+            kernels = _liveness_records(a, v, Role.KERNEL)
+            helpers = _liveness_records(a, v, Role.DEVICE_HELPER)
             boundary_kinds = sorted({d.rule for d in v.traversal.decisions if d.verdict == "boundary"})
             rec |= {"bundle": bundle_of[e.name], "kernels": kernels, "device_helpers": helpers,
                     "boundaries": boundary_kinds}  # fmt: skip
             if not kernels:
                 rec["no_kernel_reason"] = _no_kernel_reason(boundary_kinds)
         out.append(rec)
+    return out
+
+
+def _liveness_records(a: Analysis, v: EntryView, role: Role) -> list[dict]:
+    out = []
+    for node in sorted((n for n, r in v.roles.items() if r == role), key=lambda n: (a.graph.nodes[n]["name"], n)):
+        verdict = v.verdicts.get(node) or NodeVerdict(True, detail="unanalysed")
+        out.append(
+            LivenessRecord(
+                name=a.graph.nodes[node]["name"], region=v.region_of[node], live=verdict.live, reason=verdict.reason,
+                conditions=list(verdict.conditions), decided_at=verdict.decided_at, detail=verdict.detail,
+            ).model_dump(mode="json")
+        )  # fmt: skip
     return out
 
 

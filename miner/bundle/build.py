@@ -23,6 +23,7 @@ from miner.models import (
     ExclusionRecord,
     ExecSpace,
     LaunchSite,
+    NodeVerdict,
     Provenance,
     Region,
     Resolution,
@@ -39,6 +40,11 @@ class EntryView:
     traversal: Traversal
     region_of: dict[str, str]  # included node -> region id
     roles: dict[str, Role]  # included node -> role
+    verdicts: dict[str, NodeVerdict]  # included node -> can it run for this entry
+
+    def live(self, node: str) -> bool:
+        verdict = self.verdicts.get(node)
+        return verdict is None or verdict.live
 
     @property
     def region_set(self) -> frozenset[str]:
@@ -70,14 +76,14 @@ class BundleBuilder:
 
     # ------------------------------------------------------------------ views and families
 
-    def view(self, t: Traversal) -> EntryView:
+    def view(self, t: Traversal, verdicts: dict[str, NodeVerdict]) -> EntryView:
         included = [d for d in t.decisions if d.verdict == "included"]
         nodes = {d.node for d in included}
         depth = {d.node: d.depth for d in included}
         roles: dict[str, Role] = {}
         for d in included:
             roles[d.node] = self._role(d.node, depth[d.node], nodes)
-        return EntryView(t.entry, t, {n: self.region_id(n) for n in nodes}, roles)
+        return EntryView(t.entry, t, {n: self.region_id(n) for n in nodes}, roles, verdicts)
 
     def _role(self, node: str, depth: int, included: set[str]) -> Role:
         space = self.g.nodes[node]["exec_space"]
@@ -106,12 +112,15 @@ class BundleBuilder:
         g = self.g
         entries = [v.entry for v in family]
         reach: dict[str, set[str]] = defaultdict(set)  # region -> entries
+        live_for: dict[str, set[str]] = defaultdict(set)
         node_for_region: dict[str, str] = {}
         role_for_region: dict[str, Role] = {}
         names: dict[str, set[str]] = defaultdict(set)
         for v in family:
             for node, rid in v.region_of.items():
                 reach[rid].add(v.entry)
+                if v.live(node):
+                    live_for[rid].add(v.entry)
                 names[rid].add(g.nodes[node]["name"])
                 node_for_region.setdefault(rid, node)
                 role_for_region[rid] = _stronger_role(role_for_region.get(rid), v.roles[node])
@@ -136,6 +145,7 @@ class BundleBuilder:
                     expanded_at=span.expanded_at,
                     expansion=span.expansion,
                     entries=sorted(reach[rid]),
+                    live_for=sorted(live_for[rid]),
                 )
             )
         edges: dict[tuple, CallEdge] = {}

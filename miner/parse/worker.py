@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from miner.models import ParsedTU, ParseFailed, ParseResult
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
+from miner.parse.instances import InstanceWalker, instance_starts
 from miner.source.profile import LaunchMacro
 
 
@@ -52,9 +53,11 @@ class TUParser:
             ci.Config.set_library_file(config.libclang)
         self.ci = ci
         self.config = config
-        self.index = ci.Index.create()
-        self.local_index = ci.Index.create(excludeDecls=True)  # for TUs parsed against a PCH
+        self.index = ci.Index.create()  # for the precompiled prefix
+        # TUs: excluding PCH declarations also makes libclang list explicit instantiations
+        self.tu_index = ci.Index.create(excludeDecls=True)
         self.extractor = Extractor(root=config.root.rstrip(os.sep), launch_macros=config.launch_macros)
+        self.instances = InstanceWalker(self.extractor)
 
     def build_pch(self, job: PchJob) -> ParseResult:
         start = time.perf_counter()
@@ -90,19 +93,19 @@ class TUParser:
         except UnicodeDecodeError as exc:
             return ParseFailed(job.rel, "not-utf8", f"byte {exc.start}: {exc.reason}")
         try:
-            index = self.local_index if job.uses_pch else self.index
-            tu = index.parse(path, args=list(job.args), options=0)
+            tu = self.tu_index.parse(path, args=list(job.args), options=0)
         except self.ci.TranslationUnitLoadError as exc:
             if not (job.uses_pch and job.plain_args):
                 return self.fallback(job.rel, raw, "clang-error", str(exc), start)
             # a PCH clang will not load (built elsewhere, other flags): parse without it
             job = replace(job, args=job.plain_args, uses_pch=False, plain_args=())
             try:
-                tu = self.index.parse(path, args=list(job.args), options=0)
+                tu = self.tu_index.parse(path, args=list(job.args), options=0)
             except self.ci.TranslationUnitLoadError as exc2:
                 return self.fallback(job.rel, raw, "clang-error", str(exc2), start)
         diags = tuple(diagnostics(tu, self.extractor))
         functions, decls = self.extractor.extract(tu, job.variant)
+        instances = self.instances.walk(instance_starts(tu, self.extractor), job.variant)
         deps = {job.rel}
         for inc in tu.get_includes():
             rel = self.extractor.rel(inc.include.name)
@@ -117,6 +120,7 @@ class TUParser:
             diagnostics=diags,
             deps=tuple(sorted(deps)),
             variant=job.variant,
+            instances=tuple(instances),
         )
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)

@@ -1,0 +1,228 @@
+"""Which regions of an entry's traversal can run for that entry, and why the others cannot.
+
+The traversal walks template *patterns*: it reaches every kernel a launcher names. Liveness
+walks the same calls as the compiler instantiated them for the entry's concrete types
+(``miner.parse.instances``), carrying the constant arguments of each call into the callee
+(interprocedural constant propagation), and then explains each pattern-level region that the
+instantiated walk never reached:
+
+- ``type``: an ``if constexpr`` decided by the entry's types, or an overload / specialisation
+  clang did not select for them;
+- ``constant``: a branch on compile-time constants (``static constexpr`` flags, tuning macros),
+  or on a parameter every caller on the path fixes (``batch_count = 1`` from a non-batched API);
+- ``build``: code the library's default build configuration leaves out (``#if``).
+
+What cannot be decided is ``live``: a callee whose instantiated body no TU holds makes
+everything below it live, with the reason ``unanalysed`` in the detail, never dead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import networkx as nx
+
+from miner.liveness.evaluate import evaluate, params_of
+from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
+
+_MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
+
+
+def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
+    """Every TU's instances by (USR, variant); the same specialisation is the same code
+    wherever it was instantiated, so the first (by TU path) stands for all."""
+    out: dict[tuple[str, str], Instance] = {}
+    for tu in sorted(parsed, key=lambda t: t.path):
+        for inst in tu.instances:
+            out.setdefault((inst.usr, tu.variant), inst)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Binding:
+    value: int
+    origin: str  # "file:line" of the call that fixed it
+
+
+@dataclass
+class _EntryWalk:
+    """The result of walking one entry's instantiated calls."""
+
+    live: dict[str, tuple[str, ...]]  # node -> runtime conditions on the first path found
+    instances_of: dict[str, dict[str, Instance]]  # node -> the instances of it visited, by USR
+    unanalysed: set[str]  # nodes reached whose instantiated body no TU holds
+    guarded_dead: dict[tuple[str, int, str], tuple[str, int, str]]  # (caller node, line, callee node) -> why
+    complete: bool
+
+
+class LivenessAnalyser:
+    def __init__(self, g: nx.DiGraph, instances: dict[tuple[str, str], Instance]) -> None:
+        self.g = g
+        self.instances = instances
+
+    # ------------------------------------------------------------------ nodes
+
+    def node_of(self, usr: str, pattern: str, variant: str) -> str | None:
+        """The graph node of a concrete function: itself when the checkout defines it (a plain
+        function, an explicit specialisation), else the template it was instantiated from."""
+        for cand in (usr, pattern):
+            if cand and f"{cand}@{variant}" in self.g:
+                return f"{cand}@{variant}"
+            if cand and cand in self.g:
+                return cand
+        return None
+
+    # ------------------------------------------------------------------ walk
+
+    def walk(self, root: str, variant: str) -> _EntryWalk:
+        root_usr = root.rsplit("@", 1)[0] if root.endswith(("@lp64", "@ilp64")) else root
+        result = _EntryWalk({root: ()}, {}, set(), {}, True)
+        start = self.instances.get((root_usr, variant))
+        if start is None:
+            result.unanalysed.add(root)
+            return result
+        result.instances_of.setdefault(root, {})[start.usr] = start
+        seen: set[tuple[str, frozenset]] = set()
+        stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...]]] = [(start, root, {}, ())]
+        visits = 0
+        while stack:
+            inst, node, env, conds = stack.pop()
+            key = (inst.usr, frozenset((k, b.value) for k, b in env.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            visits += 1
+            if visits > _MAX_VISITS:
+                result.complete = False
+                break
+            values = {k: b.value for k, b in env.items()}
+            for call in inst.calls:
+                callee = self.node_of(call.target, call.pattern, variant)
+                if callee is None:
+                    continue
+                path_conds, dead = self._guards(call, values, env)
+                if dead is not None:
+                    result.guarded_dead.setdefault((node, call.line, callee), dead)
+                    continue
+                conds_here = conds + path_conds
+                if callee not in result.live or len(conds_here) < len(result.live[callee]):
+                    result.live[callee] = conds_here
+                target = self.instances.get((call.target, variant))
+                if target is None:
+                    if self.g.nodes[callee]["defined"]:
+                        result.unanalysed.add(callee)
+                    continue
+                result.instances_of.setdefault(callee, {})[target.usr] = target
+                stack.append((target, callee, self._bind(call, target, env), conds_here))
+        return result
+
+    @staticmethod
+    def _guards(call: InstanceCall, values: dict[str, int], env: dict[str, _Binding]):
+        """(runtime conditions, None) when the call can happen, else (_, why it cannot)."""
+        conds: list[str] = []
+        for guard in call.guards:
+            value = evaluate(guard.expr, values)
+            if value is None:
+                conds.append(guard.text if guard.want else f"!({guard.text})")
+                continue
+            if bool(value) != guard.want:
+                fixed = sorted(params_of(guard.expr) & set(env))
+                detail = ", ".join(f"{p} = {env[p].value} ({env[p].origin})" for p in fixed)
+                return (), (guard.text, guard.line, detail)
+        return tuple(conds), None
+
+    def _bind(self, call: InstanceCall, callee: Instance, env: dict[str, _Binding]) -> dict[str, _Binding]:
+        out: dict[str, _Binding] = {}
+        for param, arg in zip(callee.params, call.args, strict=False):
+            if isinstance(arg, int) and not isinstance(arg, bool):
+                out[param] = _Binding(arg, f"line {call.line}")
+            elif isinstance(arg, str) and arg in env:
+                out[param] = env[arg]
+        return out
+
+    # ------------------------------------------------------------------ verdicts
+
+    def verdicts(self, t: Traversal, variant: str) -> dict[str, NodeVerdict]:
+        """A verdict for every node the traversal included."""
+        included = [d for d in t.decisions if d.verdict == "included"]
+        if t.root is None or not included:
+            return {}
+        walk = self.walk(t.root, variant)
+        nodes = [d.node for d in included]
+        node_set = set(nodes)
+        undecided = self._below(walk.unanalysed, node_set) if walk.complete else node_set
+        out: dict[str, NodeVerdict] = {}
+        for node in nodes:
+            if node in walk.live:
+                out[node] = NodeVerdict(True, conditions=walk.live[node])
+            elif node in undecided:
+                out[node] = NodeVerdict(True, detail="unanalysed: no instantiated body on the path")
+        pending = [n for n in nodes if n not in out]
+        for _ in range(len(pending) + 1):  # a dead node's reason may come from its dead caller
+            left = []
+            for node in pending:
+                why = self._explain(node, walk, out, node_set, variant)
+                if why is None:
+                    left.append(node)
+                else:
+                    out[node] = why
+            if len(left) == len(pending):
+                break
+            pending = left
+        for node in pending:  # nothing explains it: never guess dead
+            out[node] = NodeVerdict(True, detail="undecided: no instantiated call and no deciding branch found")
+        return out
+
+    def _below(self, roots: set[str], within: set[str]) -> set[str]:
+        out: set[str] = set()
+        stack = [r for r in roots if r in within]
+        while stack:
+            n = stack.pop()
+            if n in out:
+                continue
+            out.add(n)
+            stack += [s for s in self.g.successors(n) if s in within and s not in out]
+        return out
+
+    def _explain(self, node, walk: _EntryWalk, known: dict[str, NodeVerdict], within, variant) -> NodeVerdict | None:
+        inherited: NodeVerdict | None = None
+        for parent in sorted(p for p in self.g.predecessors(node) if p in within):
+            pv = known.get(parent)
+            if pv is None:
+                continue
+            if not pv.live:
+                inherited = inherited or NodeVerdict(False, pv.reason, decided_at=pv.decided_at, detail=pv.detail)
+                continue
+            file = self.g.nodes[parent]["file"]
+            for site in sorted(self.g.edges[parent, node]["sites"], key=lambda s: s.line):
+                hit = walk.guarded_dead.get((parent, site.line, node))
+                if hit is not None:
+                    text, line, detail = hit
+                    why = f"{text}" + (f" with {detail}" if detail else "")
+                    return NodeVerdict(False, "constant", decided_at=f"{file}:{line}", detail=why)
+                decided = self._decided(parent, walk)
+                for cond in reversed(site.conditions):
+                    if cond.branch not in ("then", "else") or (cond.line, cond.branch == "then") not in decided:
+                        continue
+                    constexpr = decided[(cond.line, cond.branch == "then")]
+                    return NodeVerdict(
+                        False, "type" if constexpr else "constant", decided_at=f"{file}:{cond.line}", detail=cond.text
+                    )
+            if walk.instances_of.get(parent):
+                line = min(s.line for s in self.g.edges[parent, node]["sites"])
+                return NodeVerdict(
+                    False, "type", decided_at=f"{file}:{line}",
+                    detail="overload or specialisation not selected for these types",
+                )  # fmt: skip
+        return inherited
+
+    def _decided(self, node: str, walk: _EntryWalk) -> dict[tuple[int, bool], bool]:
+        """(line, branch needed) -> constexpr, for branches every instance of ``node`` folded
+        the other way (a branch one instance takes is not dead for the entry)."""
+        insts = walk.instances_of.get(node)
+        if not insts:
+            return {}
+        per = [{(line, not value): constexpr for line, value, constexpr in i.decided} for i in insts.values()]
+        common = set(per[0]).intersection(*per[1:])
+        return {k: per[0][k] for k in common}

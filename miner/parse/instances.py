@@ -1,0 +1,319 @@
+"""What the compiler instantiated: the concrete bodies reachable from a TU's own definitions.
+
+The facts of ``clang_facts`` describe template *patterns*, where a launcher names every kernel
+it could launch for any type. Here we follow the same code as clang instantiated it for the
+concrete types of each entry point (``rocblas_sscal`` → ``rocblas_scal_impl<int, float>`` → …):
+a branch clang folds to a constant (``if constexpr``, ``if (using_float && incx == 1)`` with a
+``static constexpr bool``, tuning macros) contributes only its taken side, and an overload or
+specialisation clang did not select is simply not called. Branches clang cannot fold are kept
+as guards, reduced to expressions over the function's parameters, so that constants passed
+down the call path (``batch_count = 1``) can decide them later.
+
+Specialisations are identified by USR (``c:@F@f<#f>#...``), which is the same in every TU, so a
+call to ``f<float>`` that is only declared here (an extern template) is linked to the TU that
+explicitly instantiates it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import clang.cindex as ci
+
+from miner.models import ArgValue, Expr, Guard, Instance, InstanceCall
+from miner.parse.clang_facts import Extractor, _branch_head, _primary_template
+
+K = ci.CursorKind
+_CALLABLE = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE}
+_REFS = {K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR}
+_PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
+_UNKNOWN: Expr = ("unknown",)
+_ELSE_BEFORE = re.compile(rb"else\s*$")
+_MAX_EXPR_DEPTH = 8
+_MAX_ARGS = 16
+
+
+def _bind_clang() -> ci.conf.lib:
+    lib = ci.conf.lib
+    if getattr(lib, "_miner_instances_bound", False):
+        return lib
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_dispose.restype = None
+    for what in ("Binary", "Unary"):
+        kind = getattr(lib, f"clang_getCursor{what}OperatorKind")
+        kind.argtypes, kind.restype = [ci.Cursor], ctypes.c_int
+        spelling = getattr(lib, f"clang_get{what}OperatorKindSpelling")
+        spelling.argtypes, spelling.restype = [ctypes.c_int], ci._CXString
+        spelling.errcheck = ci._CXString.from_result
+    lib._miner_instances_bound = True
+    return lib
+
+
+def evaluate_int(cursor: ci.Cursor) -> int | None:
+    """The value clang's constant evaluator gives an expression, when it is an integer."""
+    lib = _bind_clang()
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        if lib.clang_EvalResult_getKind(result) != 1:  # CXEval_Int
+            return None
+        return int(lib.clang_EvalResult_getAsLongLong(result))
+    finally:
+        lib.clang_EvalResult_dispose(result)
+
+
+def _operator(cursor: ci.Cursor, what: str) -> str:
+    lib = _bind_clang()
+    kind = getattr(lib, f"clang_getCursor{what}OperatorKind")(cursor)
+    return getattr(lib, f"clang_get{what}OperatorKindSpelling")(kind)
+
+
+def _unwrap(c: ci.Cursor) -> ci.Cursor:
+    while c.kind in _PASS_THROUGH:
+        kids = list(c.get_children())
+        if len(kids) != 1:
+            break
+        c = kids[0]
+    return c
+
+
+@dataclass
+class InstanceWalker:
+    """Walks instantiated bodies. Per worker, each (USR, variant) is walked once; a later TU
+    re-walks it only where it may hold a body that earlier TUs lacked, so the union of all TUs'
+    instances does not depend on which worker parsed which TU first."""
+
+    extractor: Extractor
+    memo: dict[tuple[str, str], tuple[Instance, frozenset[str]]] = field(default_factory=dict)
+
+    def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
+        out: dict[str, Instance] = {}
+        complete: dict[str, bool] = {}
+        work: list[ci.Cursor | str] = list(starts)  # a cursor to walk, or a USR known from the memo
+        while work:
+            item = work.pop()
+            cursor = item if isinstance(item, ci.Cursor) else None
+            usr = cursor.get_usr() if cursor is not None else item
+            if not usr or usr in out:
+                continue
+            hit = self.memo.get((usr, variant))
+            if hit is not None and self._complete(usr, variant, complete):
+                out[usr] = hit[0]
+                work += [c.target for c in hit[0].calls]
+                continue
+            if cursor is None:
+                continue  # defined outside the checkout, or only in system headers
+            inst, bodies, bodiless = self._instance(cursor)
+            self.memo[(usr, variant)] = (inst, bodiless)
+            complete.clear()
+            out[usr] = inst
+            work += bodies
+        return [out[u] for u in sorted(out)]
+
+    def _complete(self, usr: str, variant: str, known: dict[str, bool]) -> bool:
+        """Whether the memo holds every body reachable from ``usr``: a callee that had no body
+        where ``usr`` was first walked may have one in this TU, and then ``usr`` is walked again."""
+        if usr in known:
+            return known[usr]
+        known[usr] = True  # a cycle does not make itself incomplete
+        inst, bodiless = self.memo[(usr, variant)]
+        ok = all((u, variant) in self.memo for u in bodiless) and all(
+            self._complete(c.target, variant, known) for c in inst.calls if (c.target, variant) in self.memo
+        )
+        known[usr] = ok
+        return ok
+
+    # ------------------------------------------------------------------ one body
+
+    def _instance(self, fn: ci.Cursor) -> tuple[Instance, list[ci.Cursor], frozenset[str]]:
+        params: list[str] = []
+        body: ci.Cursor | None = None
+        for ch in fn.get_children():
+            if ch.kind == K.PARM_DECL:
+                params.append(ch.spelling)
+            elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
+                body = ch
+        calls: dict[tuple[str, int, tuple[Guard, ...]], InstanceCall] = {}
+        decided: set[tuple[int, bool, bool]] = set()
+        bodies: list[ci.Cursor] = []
+        bodiless: set[str] = set()
+        seen_targets: set[str] = set()
+        stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
+        while stack:
+            cur, guards = stack.pop()
+            kind = cur.kind
+            if kind == K.IF_STMT and self._if(cur, guards, stack, decided):
+                continue
+            if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, stack, decided):
+                continue
+            if kind in _REFS:
+                self._reference(cur, guards, calls, bodies, bodiless, seen_targets)
+            for ch in cur.get_children():
+                stack.append((ch, guards))
+        inst = Instance(
+            usr=fn.get_usr(),
+            pattern=(tpl.get_usr() if (tpl := _primary_template(fn)) is not None else ""),
+            params=tuple(params),
+            calls=tuple(sorted(calls.values(), key=lambda c: (c.line, c.target, c.guards))),
+            decided=tuple(sorted(decided)),
+        )
+        return inst, bodies, frozenset(bodiless)
+
+    def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets) -> None:
+        ref = cur.referenced
+        if ref is None or ref.kind not in _CALLABLE or ref.location.is_in_system_header:
+            return
+        name = ref.spelling
+        if not name or name.startswith("operator"):
+            return
+        target = ref.get_usr()
+        if not target:
+            return
+        line = cur.extent.start.line
+        key = (target, line, guards)
+        args: tuple[ArgValue, ...] = ()
+        if cur.kind == K.CALL_EXPR:
+            args = tuple(self._arg(a) for a in list(cur.get_children())[1 : 1 + _MAX_ARGS])
+        elif key in calls:
+            return
+        tpl = _primary_template(ref)
+        calls[key] = InstanceCall(target, tpl.get_usr() if tpl is not None else "", line, guards, args)
+        if target in seen_targets:
+            return
+        seen_targets.add(target)
+        if ref.kind == K.FUNCTION_TEMPLATE:
+            return  # a template named without arguments: nothing concrete to follow
+        definition = ref.get_definition()
+        if definition is None:
+            bodiless.add(target)
+        elif (f := definition.location.file) is not None and self.extractor.rel(f.name) is not None:
+            bodies.append(definition)
+
+    def _arg(self, arg: ci.Cursor) -> ArgValue:
+        value = evaluate_int(arg)
+        if value is not None:
+            return value
+        inner = _unwrap(arg)
+        if inner.kind == K.DECL_REF_EXPR:
+            ref = inner.referenced
+            if ref is not None and ref.kind == K.PARM_DECL:
+                return ref.spelling
+        return None
+
+    # ------------------------------------------------------------------ branches
+
+    def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
+        f = cur.extent.start.file
+        if f is None:
+            return False
+        data = self.extractor.text(f.name).data
+        head = _branch_head(data, cur.extent.start.offset, b"if")
+        if head is None:
+            return False
+        text, close, constexpr = head
+        children = list(cur.get_children())
+        header = [ch for ch in children if ch.extent.start.offset <= close]
+        branches = [ch for ch in children if ch.extent.start.offset > close]
+        if not header:
+            return False
+        cond = header[-1]
+        for ch in header:
+            stack.append((ch, guards))
+        then_branch = else_branch = None
+        if len(branches) >= 2:
+            then_branch, else_branch = branches[0], branches[1]
+        elif len(branches) == 1:
+            before = data[max(0, branches[0].extent.start.offset - 64) : branches[0].extent.start.offset]
+            if _ELSE_BEFORE.search(before.rstrip()):
+                else_branch = branches[0]
+            else:
+                then_branch = branches[0]
+        line = cur.extent.start.line
+        value = evaluate_int(cond)
+        if value is not None:
+            decided.add((line, bool(value), constexpr))
+            taken = then_branch if value else else_branch
+            if taken is not None:
+                stack.append((taken, guards))
+            return True
+        expr = self._expr(cond, 0)
+        if then_branch is not None:
+            stack.append((then_branch, guards + (Guard(expr, True, text, line),)))
+        if else_branch is not None:
+            stack.append((else_branch, guards + (Guard(expr, False, text, line),)))
+        return True
+
+    def _ternary(self, cur: ci.Cursor, guards, stack, decided) -> bool:
+        parts = list(cur.get_children())
+        if len(parts) != 3:
+            return False
+        line = cur.extent.start.line
+        stack.append((parts[0], guards))
+        value = evaluate_int(parts[0])
+        if value is not None:
+            decided.add((line, bool(value), False))
+            stack.append((parts[1] if value else parts[2], guards))
+            return True
+        text = self._text(parts[0])
+        expr = self._expr(parts[0], 0)
+        stack.append((parts[1], guards + (Guard(expr, True, text, line),)))
+        stack.append((parts[2], guards + (Guard(expr, False, text, line),)))
+        return True
+
+    def _expr(self, c: ci.Cursor, depth: int) -> Expr:
+        value = evaluate_int(c)
+        if value is not None:
+            return ("const", value)
+        if depth >= _MAX_EXPR_DEPTH:
+            return _UNKNOWN
+        c = _unwrap(c)
+        kind = c.kind
+        if kind == K.DECL_REF_EXPR:
+            ref = c.referenced
+            return ("param", ref.spelling) if ref is not None and ref.kind == K.PARM_DECL else _UNKNOWN
+        kids = list(c.get_children())
+        if kind == K.BINARY_OPERATOR and len(kids) == 2:
+            op = _operator(c, "Binary")
+            return ("binary", op, self._expr(kids[0], depth + 1), self._expr(kids[1], depth + 1))
+        if kind == K.UNARY_OPERATOR and len(kids) == 1:
+            return ("unary", _operator(c, "Unary"), self._expr(kids[0], depth + 1))
+        return _UNKNOWN
+
+    def _text(self, c: ci.Cursor) -> str:
+        f = c.extent.start.file
+        if f is None:
+            return ""
+        s, e = c.extent.start.offset, c.extent.end.offset
+        return " ".join(self.extractor.text(f.name).slice(s, e).split()) if e > s else ""
+
+
+def instance_starts(tu: ci.TranslationUnit, extractor: Extractor) -> list[ci.Cursor]:
+    """Concrete functions defined in the TU's main file (entry points, non-template helpers)
+    and the explicit instantiations it makes. libclang lists explicit instantiations among a
+    TU's top-level declarations only when the index excludes PCH declarations."""
+    main = tu.spelling
+    starts = []
+    stack = [tu.cursor]
+    while stack:
+        parent = stack.pop()
+        for c in parent.get_children():
+            f = c.location.file
+            if f is None or c.location.is_in_system_header or extractor.rel(f.name) is None:
+                continue
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                stack.append(c)
+            elif c.kind == K.FUNCTION_DECL and (f.name == main or _primary_template(c) is not None):
+                d = c.get_definition()
+                if d is not None:
+                    starts.append(d)
+    return starts

@@ -1,0 +1,48 @@
+from miner.liveness.evaluate import evaluate, params_of
+
+UNKNOWN = ("unknown",)
+
+
+def p(name):
+    return ("param", name)
+
+
+def c(v):
+    return ("const", v)
+
+
+def b(op, x, y):
+    return ("binary", op, x, y)
+
+
+def test_a_fixed_parameter_decides_a_comparison():
+    assert evaluate(b(">", p("batch_count"), c(1)), {"batch_count": 1}) == 0
+    assert evaluate(b("==", p("incx"), c(1)), {"incx": 1}) == 1
+
+
+def test_an_unbound_parameter_leaves_it_undecided():
+    assert evaluate(b("==", p("incx"), c(1)), {}) is None
+    assert evaluate(UNKNOWN, {"incx": 1}) is None
+
+
+def test_logical_operators_short_circuit_over_unknowns_like_c():
+    assert evaluate(b("&&", c(0), UNKNOWN), {}) == 0
+    assert evaluate(b("&&", UNKNOWN, c(0)), {}) == 0
+    assert evaluate(b("||", UNKNOWN, c(5)), {}) == 1
+    assert evaluate(b("&&", UNKNOWN, c(1)), {}) is None
+    assert evaluate(b("||", c(0), c(0)), {}) == 0
+
+
+def test_division_truncates_toward_zero_and_never_divides_by_zero():
+    assert evaluate(b("/", c(-7), c(2)), {}) == -3
+    assert evaluate(b("%", c(-7), c(2)), {}) == -1
+    assert evaluate(b("/", c(1), c(0)), {}) is None
+
+
+def test_unary_operators():
+    assert evaluate(("unary", "!", p("x")), {"x": 0}) == 1
+    assert evaluate(("unary", "-", c(3)), {}) == -3
+
+
+def test_params_of_lists_what_an_expression_reads():
+    assert params_of(b("&&", b(">", p("n"), c(0)), ("unary", "!", p("batched")))) == {"n", "batched"}

@@ -1,0 +1,87 @@
+"""Per-entry liveness on the example libraries against examples/expected.json."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bundle.test_ground_truth import kernel_names
+from tests.conftest import TINYBLAS, read_jsonl
+
+LIBRARIES = ["tinyblas", "tinysolver"]
+# Deciding these needs value ranges (``jb = min(NB, m - j) >= 1`` in a loop) or a summary of a
+# predicate over a pointed-to constant (``is_one(alpha)``): not yet analysed, so they stay live.
+NEEDS_RANGES = {"tinyblas_gemm_scale_kernel", "tinyblas_trsm_scale_kernel"}
+
+
+@pytest.fixture(scope="module")
+def entries(tinyblas, tinysolver):
+    return {
+        lib: {e["name"]: e for e in read_jsonl(path / "entries.jsonl")}
+        for lib, (_, path) in (("tinyblas", tinyblas), ("tinysolver", tinysolver))
+    }
+
+
+def _truth(expected, library):
+    return {k: v for k, v in expected[library].items() if not k.startswith("_")}
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_no_kernel_that_can_run_is_marked_dead(entries, expected, library):
+    wrong = {}
+    for name, truth in _truth(expected, library).items():
+        dead = set(truth["kernels"]) & kernel_names(entries[library][name], live=False)
+        if dead:
+            wrong[name] = sorted(dead)
+    assert not wrong
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_kernels_that_cannot_run_are_dead_with_the_right_reason(entries, expected, library):
+    wrong = {}
+    for name, truth in _truth(expected, library).items():
+        got = {k["name"]: k for k in entries[library][name]["kernels"] if not k["live"]}
+        for dead in truth.get("dead_kernels", []):
+            if dead["reason"] == "build" or dead["name"] in NEEDS_RANGES:
+                continue
+            record = got.get(dead["name"])
+            if record is None or record["reason"] != dead["reason"] or not record["decided_at"]:
+                wrong.setdefault(name, []).append((dead["name"], dead["reason"], record and record["reason"]))
+    assert not wrong
+
+
+@pytest.mark.xfail(strict=True, reason="value-range analysis is not implemented")
+def test_kernels_decided_by_value_ranges_are_dead(entries, expected):
+    got = {k["name"] for k in entries["tinysolver"]["tinysolver_sgetrf"]["kernels"] if not k["live"]}
+    assert got >= NEEDS_RANGES
+
+
+def test_live_kernels_carry_the_runtime_conditions_on_their_path(entries):
+    kernels = {k["name"]: k for k in entries["tinyblas"]["tinyblas_saxpy"]["kernels"]}
+    assert "incx == 1 && incy == 1 && !device_mode" in kernels["tinyblas_saxpy_unit_kernel"]["conditions"]
+
+
+def test_a_constant_argument_propagates_down_the_call_path(entries):
+    scal = next(k for k in entries["tinysolver"]["tinysolver_sgetf2"]["kernels"]
+                if k["name"] == "tinyblas_scal_strided_kernel")  # fmt: skip
+    assert (scal["live"], scal["reason"]) == (False, "constant")
+    assert "incx = 1" in scal["detail"]
+
+
+def test_dead_type_verdicts_point_at_the_deciding_if_constexpr(entries):
+    half = next(k for k in entries["tinyblas"]["tinyblas_sscal"]["kernels"] if k["name"] == "tinyblas_hscal_2_kernel")
+    assert (half["live"], half["reason"]) == (False, "type")
+    file, line = half["decided_at"].rsplit(":", 1)
+    assert "if constexpr" in (TINYBLAS / file).read_text().splitlines()[int(line) - 1]
+
+
+def test_bundle_regions_say_which_entries_they_are_live_for(tinyblas):
+    _, out = tinyblas
+    for bundle in read_jsonl(out / "bundles.jsonl"):
+        if "tinyblas_sscal" not in bundle["entries"]:
+            continue
+        regions = {r["name"]: r for r in bundle["regions"]}
+        assert "tinyblas_sscal" not in regions["tinyblas_hscal_2_kernel"]["live_for"]
+        assert "tinyblas_sscal" in regions["tinyblas_scal_kernel"]["live_for"]
+        assert set(regions["tinyblas_scal_kernel"]["live_for"]) <= set(regions["tinyblas_scal_kernel"]["entries"])
+        return
+    pytest.fail("no bundle holds tinyblas_sscal")

@@ -12,8 +12,9 @@ instantiated walk never reached:
   or on a parameter every caller on the path fixes (``batch_count = 1`` from a non-batched API);
 - ``build``: code the library's default build configuration leaves out (``#if``).
 
-What cannot be decided is ``live``: a callee whose instantiated body no TU holds makes
-everything below it live, with the reason ``unanalysed`` in the detail, never dead.
+What cannot be decided is ``live``: a host callee whose instantiated body no TU holds makes
+everything below it live, with ``unanalysed`` in the detail, never dead. Device code is not
+walked per type: what a live kernel calls is live with it.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ class LivenessAnalyser:
                     result.live[callee] = conds_here
                 target = self.instances.get((call.target, variant))
                 if target is None:
-                    if self.g.nodes[callee]["defined"]:
+                    if self.g.nodes[callee]["defined"] and self.g.nodes[callee]["exec_space"] == "host":
                         result.unanalysed.add(callee)
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
@@ -152,12 +153,15 @@ class LivenessAnalyser:
         nodes = [d.node for d in included]
         node_set = set(nodes)
         undecided = self._below(walk.unanalysed, node_set) if walk.complete else node_set
+        device = self._below({n for n in walk.live if self.g.nodes[n]["exec_space"] != "host"}, node_set)
         out: dict[str, NodeVerdict] = {}
         for node in nodes:
             if node in walk.live:
                 out[node] = NodeVerdict(True, conditions=walk.live[node])
             elif node in undecided:
                 out[node] = NodeVerdict(True, detail="unanalysed: no instantiated body on the path")
+            elif node in device:
+                out[node] = NodeVerdict(True, detail="device code called from a live kernel")
         pending = [n for n in nodes if n not in out]
         for _ in range(len(pending) + 1):  # a dead node's reason may come from its dead caller
             left = []

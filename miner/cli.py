@@ -152,7 +152,7 @@ def _graph(args) -> int:
         a = analyse(opts, checkout)
     if args.entry not in a.traversals:
         raise InputError(f"no entry point named {args.entry!r}")
-    print(render_tree(a.graph, a.traversals[args.entry]))
+    print(render_tree(a.graph, a.traversals[args.entry], a.liveness.get(args.entry)))
     return 0
 
 

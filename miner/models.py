@@ -192,6 +192,7 @@ class ParsedTU:
     fallback_reason: str = ""  # why tree-sitter facts were added: "fatal-diagnostic", "timeout", ...
     variant: str = "lp64"  # "ilp64" for TUs built with the library's ILP64 defines
     instances: tuple[Instance, ...] = ()  # concrete bodies reachable from this TU's definitions
+    inactive: tuple[tuple[str, int, int], ...] = ()  # (file, first, last line) skipped by the preprocessor
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,11 @@ from miner.bundle.write import write_jsonl_atomic
 from miner.errors import NotACheckoutError, OutputError
 from miner.graph.build import build_graph
 from miner.liveness.analyse import LivenessAnalyser, index_instances
+from miner.liveness.build import BuildDeadFinder, index_inactive
 from miner.models import (
     Bundle,
     EntryPoint,
+    ExecSpace,
     LivenessRecord,
     NodeVerdict,
     NotReached,
@@ -128,7 +130,11 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     for i, e in enumerate(selected, 1):
         traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
-    analyser = LivenessAnalyser(g, index_instances(parsed))
+    reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
+    build = BuildDeadFinder(
+        g, index_inactive(parsed), reader.data, keep=lambda n: rules.verdict(n, g.nodes[n]).action == "follow"
+    )
+    analyser = LivenessAnalyser(g, index_instances(parsed), build)
     liveness = {e.name: analyser.verdicts(traversals[e.name], e.variant) for e in selected}
     return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness)
 
@@ -165,6 +171,8 @@ def relocate(tu: ParsedTU, prefix: str) -> ParsedTU:
         path=prefix + tu.path,
         functions=tuple(replace(f, file=fix(f.file)) for f in tu.functions),
         decls=tuple(replace(d, file=fix(d.file)) for d in tu.decls),
+        deps=tuple(fix(d) for d in tu.deps),
+        inactive=tuple((fix(f), s, e) for f, s, e in tu.inactive),
     )
 
 
@@ -233,7 +241,7 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         bundles.append(b)
         for v in fam:
             bundle_of[v.entry] = b.id
-    entry_records = _entry_records(a, views, bundle_of, not_reached)
+    entry_records = _entry_records(a, views, bundle_of, not_reached, builder)
     no_kernel = Counter(r["no_kernel_reason"] for r in entry_records if r["bundle"] and not r["kernels"])
     write_jsonl_atomic(out / "bundles.jsonl", (b.model_dump(mode="json") for b in bundles))
     write_jsonl_atomic(out / "entries.jsonl", entry_records)
@@ -275,7 +283,13 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
     return summary
 
 
-def _entry_records(a: Analysis, views: list[EntryView], bundle_of: dict[str, str], not_reached: list[NotReached]):
+def _entry_records(
+    a: Analysis,
+    views: list[EntryView],
+    bundle_of: dict[str, str],
+    not_reached: list[NotReached],
+    builder: BundleBuilder,
+):
     by_entry = {v.entry: v for v in views}
     missing = {n.entry: n for n in not_reached}
     out = []
@@ -286,8 +300,8 @@ def _entry_records(a: Analysis, views: list[EntryView], bundle_of: dict[str, str
             n = missing[e.name]
             rec |= {"bundle": None, "kernels": [], "device_helpers": [], "reason": n.reason, "detail": n.detail}
         else:
-            kernels = _liveness_records(a, v, Role.KERNEL)
-            helpers = _liveness_records(a, v, Role.DEVICE_HELPER)
+            kernels = _liveness_records(a, v, Role.KERNEL, builder)
+            helpers = _liveness_records(a, v, Role.DEVICE_HELPER, builder)
             boundary_kinds = sorted({d.rule for d in v.traversal.decisions if d.verdict == "boundary"})
             rec |= {"bundle": bundle_of[e.name], "kernels": kernels, "device_helpers": helpers,
                     "boundaries": boundary_kinds}  # fmt: skip
@@ -297,13 +311,20 @@ def _entry_records(a: Analysis, views: list[EntryView], bundle_of: dict[str, str
     return out
 
 
-def _liveness_records(a: Analysis, v: EntryView, role: Role) -> list[dict]:
+def _liveness_records(a: Analysis, v: EntryView, role: Role, builder: BundleBuilder) -> list[dict]:
+    """The entry's kernels (or device helpers) with their verdicts: those its traversal
+    included, and those only code the build leaves out would reach (not in any bundle)."""
+    g = a.graph
+    wanted = {ExecSpace.GLOBAL.value} if role == Role.KERNEL else {ExecSpace.DEVICE.value, ExecSpace.HOST_DEVICE.value}
+    nodes = {n for n, r in v.roles.items() if r == role}
+    nodes |= {n for n in v.verdicts if n not in v.roles and g.nodes[n]["exec_space"] in wanted}
     out = []
-    for node in sorted((n for n, r in v.roles.items() if r == role), key=lambda n: (a.graph.nodes[n]["name"], n)):
+    for node in sorted(nodes, key=lambda n: (g.nodes[n]["name"], n)):
         verdict = v.verdicts.get(node) or NodeVerdict(True, detail="unanalysed")
+        region = v.region_of.get(node) or builder.region_id(node)
         out.append(
             LivenessRecord(
-                name=a.graph.nodes[node]["name"], region=v.region_of[node], live=verdict.live, reason=verdict.reason,
+                name=g.nodes[node]["name"], region=region, live=verdict.live, reason=verdict.reason,
                 conditions=list(verdict.conditions), decided_at=verdict.decided_at, detail=verdict.detail,
             ).model_dump(mode="json")
         )  # fmt: skip

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from miner.liveness.build import BuildDeadFinder
 from miner.liveness.evaluate import evaluate, params_of
 from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
@@ -58,9 +59,12 @@ class _EntryWalk:
 
 
 class LivenessAnalyser:
-    def __init__(self, g: nx.DiGraph, instances: dict[tuple[str, str], Instance]) -> None:
+    def __init__(
+        self, g: nx.DiGraph, instances: dict[tuple[str, str], Instance], build: BuildDeadFinder | None = None
+    ) -> None:
         self.g = g
         self.instances = instances
+        self.build = build
 
     # ------------------------------------------------------------------ nodes
 
@@ -145,7 +149,8 @@ class LivenessAnalyser:
     # ------------------------------------------------------------------ verdicts
 
     def verdicts(self, t: Traversal, variant: str) -> dict[str, NodeVerdict]:
-        """A verdict for every node the traversal included."""
+        """A verdict for every node the traversal included, and for the kernels and device helpers
+        only code the build leaves out would reach (dead, ``build``)."""
         included = [d for d in t.decisions if d.verdict == "included"]
         if t.root is None or not included:
             return {}
@@ -176,6 +181,10 @@ class LivenessAnalyser:
             pending = left
         for node in pending:  # nothing explains it: never guess dead
             out[node] = NodeVerdict(True, detail="undecided: no instantiated call and no deciding branch found")
+        if self.build is not None:
+            hosts = [n for n, v in out.items() if v.live and self.g.nodes[n]["exec_space"] == "host"]
+            for node, verdict in self.build.find(hosts, variant, node_set).items():
+                out.setdefault(node, verdict)
         return out
 
     def _below(self, roots: set[str], within: set[str]) -> set[str]:

@@ -10,8 +10,12 @@ from dataclasses import dataclass, replace
 from miner.models import ParsedTU, ParseFailed, ParseResult
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
+from miner.parse.inactive import inactive_blocks
 from miner.parse.instances import InstanceWalker, instance_starts
 from miner.source.profile import LaunchMacro
+
+# the detailed preprocessing record holds the ranges ``#if`` left out (see miner/parse/inactive.py)
+_TU_OPTIONS = 0x01  # CXTranslationUnit_DetailedPreprocessingRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +97,14 @@ class TUParser:
         except UnicodeDecodeError as exc:
             return ParseFailed(job.rel, "not-utf8", f"byte {exc.start}: {exc.reason}")
         try:
-            tu = self.tu_index.parse(path, args=list(job.args), options=0)
+            tu = self.tu_index.parse(path, args=list(job.args), options=_TU_OPTIONS)
         except self.ci.TranslationUnitLoadError as exc:
             if not (job.uses_pch and job.plain_args):
                 return self.fallback(job.rel, raw, "clang-error", str(exc), start)
             # a PCH clang will not load (built elsewhere, other flags): parse without it
             job = replace(job, args=job.plain_args, uses_pch=False, plain_args=())
             try:
-                tu = self.tu_index.parse(path, args=list(job.args), options=0)
+                tu = self.tu_index.parse(path, args=list(job.args), options=_TU_OPTIONS)
             except self.ci.TranslationUnitLoadError as exc2:
                 return self.fallback(job.rel, raw, "clang-error", str(exc2), start)
         diags = tuple(diagnostics(tu, self.extractor))
@@ -121,6 +125,7 @@ class TUParser:
             deps=tuple(sorted(deps)),
             variant=job.variant,
             instances=tuple(instances),
+            inactive=tuple(inactive_blocks(tu, self.extractor)),
         )
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)

@@ -18,11 +18,12 @@ def _short(name: str) -> str:
 
 
 def kernel_names(entry: dict, *, live: bool | None = None) -> set[str]:
-    """Kernel names of an ``entries.jsonl`` record: all reached, or only the live / dead ones.
-    A name is live when any of its regions (overloads) is."""
+    """Kernel names of an ``entries.jsonl`` record: all the traversal reached (those only code
+    left out of the build names are listed too, as dead, but are in no bundle), or only the live
+    / dead ones. A name is live when any of its regions (overloads) is."""
     live_names = {k["name"] for k in entry["kernels"] if k["live"]}
     if live is None:
-        return {k["name"] for k in entry["kernels"]}
+        return {k["name"] for k in entry["kernels"] if k["reason"] != "build"}
     return live_names if live else {k["name"] for k in entry["kernels"]} - live_names
 
 

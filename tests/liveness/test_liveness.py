@@ -41,7 +41,7 @@ def test_kernels_that_cannot_run_are_dead_with_the_right_reason(entries, expecte
     for name, truth in _truth(expected, library).items():
         got = {k["name"]: k for k in entries[library][name]["kernels"] if not k["live"]}
         for dead in truth.get("dead_kernels", []):
-            if dead["reason"] == "build" or dead["name"] in NEEDS_RANGES:
+            if dead["name"] in NEEDS_RANGES:
                 continue
             record = got.get(dead["name"])
             if record is None or record["reason"] != dead["reason"] or not record["decided_at"]:
@@ -85,3 +85,18 @@ def test_bundle_regions_say_which_entries_they_are_live_for(tinyblas):
         assert set(regions["tinyblas_scal_kernel"]["live_for"]) <= set(regions["tinyblas_scal_kernel"]["entries"])
         return
     pytest.fail("no bundle holds tinyblas_sscal")
+
+
+def test_kernels_only_excluded_code_launches_are_dead_for_the_build(entries):
+    source = next(k for k in entries["tinyblas"]["tinyblas_sgemm"]["kernels"]
+                  if k["name"] == "tinyblas_gemm_source_kernel")  # fmt: skip
+    assert (source["live"], source["reason"]) == (False, "build")
+    assert source["detail"] == "#else of #if BUILD_WITH_TENSILE"
+    helpers = {h["name"]: h for h in entries["tinyblas"]["tinyblas_sgemm"]["device_helpers"]}
+    assert (helpers["tb_elem_op"]["live"], helpers["tb_elem_op"]["reason"]) == (False, "build")
+
+
+def test_build_dead_kernels_are_in_no_bundle(tinyblas):
+    _, out = tinyblas
+    names = {r["name"] for b in read_jsonl(out / "bundles.jsonl") for r in b["regions"]}
+    assert "tinyblas_gemm_source_kernel" not in names

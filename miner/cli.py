@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     mine = sub.add_parser("mine", help="mine a checkout into context bundles")
     common(mine)
     mine.add_argument("--entry", default="*", metavar="GLOB", help="only entry points matching GLOB")
+    mine.add_argument(
+        "--no-liveness", dest="liveness", action="store_false",
+        help="skip per-entry liveness (every reached region is reported live)",
+    )  # fmt: skip
 
     ep = sub.add_parser("entrypoints", help="list the public entry points of a checkout")
     ep.add_argument("path", type=Path)
@@ -102,6 +106,7 @@ def _options(args):
         rev=args.rev,
         with_libraries=_with_pairs(args.with_),
         cache_dir=args.cache,
+        liveness=getattr(args, "liveness", True),
     )
 
 

@@ -57,6 +57,7 @@ class MineOptions:
     rev: str | None = None
     with_libraries: dict[str, Path] = field(default_factory=dict)
     cache_dir: Path | None = None
+    liveness: bool = True
 
 
 @dataclass
@@ -113,12 +114,12 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
     entries, _ = discover(root, profile)
-    outcome = _parse_library(root, profile, others, cache_dir, opts.jobs, progress, "parse")
+    outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     parsed = list(outcome.parsed)
     other_rules: dict[str, RuleSet] = {}
     for name, other_root in sorted(others.items()):
         other_profile = resolve_profile(other_root, name)
-        other = _parse_library(other_root, other_profile, {}, cache_dir, opts.jobs, progress, f"parse {name}")
+        other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}")
         parsed += [relocate(p, other_prefix(name)) for p in other.parsed]
         other_rules[other_prefix(name)] = RuleSet(other_profile)
     g = build_graph(parsed)
@@ -130,17 +131,27 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     for i, e in enumerate(selected, 1):
         traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
-    reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
-    build = BuildDeadFinder(
-        g, index_inactive(parsed), reader.data, keep=lambda n: rules.verdict(n, g.nodes[n]).action == "follow"
-    )
-    analyser = LivenessAnalyser(g, index_instances(parsed), build)
-    liveness = {e.name: analyser.verdicts(traversals[e.name], e.variant) for e in selected}
+    liveness = {}
+    if opts.liveness:
+        reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
+        build = BuildDeadFinder(
+            g, index_inactive(parsed), reader.data, keep=lambda n: rules.verdict(n, g.nodes[n]).action == "follow"
+        )
+        analyser = LivenessAnalyser(g, index_instances(parsed), build)
+        for i, e in enumerate(selected, 1):
+            liveness[e.name] = analyser.verdicts(traversals[e.name], e.variant)
+            progress("liveness", i, len(selected))
     return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness)
 
 
 def _parse_library(
-    root: Path, profile: Profile, others: dict[str, Path], cache_dir: Path, jobs: int, progress: Progress, phase: str
+    root: Path,
+    profile: Profile,
+    others: dict[str, Path],
+    cache_dir: Path,
+    opts: MineOptions,
+    progress: Progress,
+    phase: str,
 ) -> ParseOutcome:
     recipe = make_recipe(root, profile, cache_dir / "stubs" / profile.name, others)
     tus = translation_units(root, profile)
@@ -152,7 +163,8 @@ def _parse_library(
         done += 1
         progress(phase, done, len(tus))
 
-    return ParseStage(recipe, cache, cache_dir / "pch", jobs=jobs).run(tus, on_result=tick)
+    stage = ParseStage(recipe, cache, cache_dir / "pch", jobs=opts.jobs, liveness=opts.liveness)
+    return stage.run(tus, on_result=tick)
 
 
 def other_prefix(library: str) -> str:

@@ -6,6 +6,7 @@ Each phase runs in a fresh process, which reports its wall time and peak RSS (it
 children's). Prints a table and, with --markdown, the rows for BENCHMARKS.md.
 
     python tools/bench_mine.py PATH [--library L] [--with LIB=PATH] [--jobs N] [--skip-clang-floor]
+                               [--liveness-overhead]
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-PHASES = ("cold", "warm", "tree-sitter", "libclang")
+PHASES = ("cold", "warm", "cold-no-liveness", "warm-no-liveness", "tree-sitter", "libclang")
+MINE_PHASES = {"cold": True, "warm": True, "cold-no-liveness": False, "warm-no-liveness": False}
 
 
 def _peak_rss_mb() -> float:
@@ -31,11 +33,15 @@ def _peak_rss_mb() -> float:
     return max(own, children) / 1024
 
 
-def phase_mine(path: Path, library: str | None, others: dict[str, Path], jobs: int, cache: Path, out: Path) -> dict:
+def phase_mine(
+    path: Path, library: str | None, others: dict[str, Path], jobs: int, cache: Path, out: Path, liveness: bool
+) -> dict:
     from miner.pipeline import MineOptions, mine
 
     start = time.perf_counter()
-    summary = mine(MineOptions(path=path, library=library, out=out, jobs=jobs, cache_dir=cache, with_libraries=others))
+    opts = MineOptions(path=path, library=library, out=out, jobs=jobs, cache_dir=cache, with_libraries=others,
+                       liveness=liveness)  # fmt: skip
+    summary = mine(opts)
     return {"wall": time.perf_counter() - start, "tus": summary.tus, "cache_hits": summary.cache_hits,
             "bundles": summary.bundles, "kernels": summary.kernels_reached}  # fmt: skip
 
@@ -114,6 +120,7 @@ def main() -> int:
     ap.add_argument("--phase", choices=PHASES)
     ap.add_argument("--scratch", type=Path)
     ap.add_argument("--skip-clang-floor", action="store_true")
+    ap.add_argument("--liveness-overhead", action="store_true", help="also mine cold and warm with --no-liveness")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--keep", type=Path, help="keep the cold and warm outputs here")
     args = ap.parse_args()
@@ -122,8 +129,10 @@ def main() -> int:
 
     if args.phase:
         scratch = args.scratch
-        if args.phase in ("cold", "warm"):
-            report = phase_mine(path, args.library, others, args.jobs, scratch / "cache", scratch / args.phase)
+        if args.phase in MINE_PHASES:
+            live = MINE_PHASES[args.phase]
+            cache = scratch / ("cache" if live else "cache-no-liveness")
+            report = phase_mine(path, args.library, others, args.jobs, cache, scratch / args.phase, live)
         elif args.phase == "tree-sitter":
             report = phase_tree_sitter(path, args.library)
         else:
@@ -134,7 +143,12 @@ def main() -> int:
 
     scratch = Path(tempfile.mkdtemp(prefix="rocm-miner-bench-"))
     try:
-        phases = [p for p in PHASES if not (p == "libclang" and args.skip_clang_floor)]
+        phases = [
+            p
+            for p in PHASES
+            if not (p == "libclang" and args.skip_clang_floor)
+            and not (p.endswith("no-liveness") and not args.liveness_overhead)
+        ]
         results = {p: run_phase(args, p, scratch) for p in phases}
     finally:
         if args.keep:

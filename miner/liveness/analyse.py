@@ -119,7 +119,8 @@ class LivenessAnalyser:
                         result.unanalysed.add(callee)
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
-                stack.append((target, callee, self._bind(call, target, env), conds_here))
+                origin = f"{self.g.nodes[node]['file']}:{call.line}"
+                stack.append((target, callee, self._bind(call, target, env, origin), conds_here))
         return result
 
     @staticmethod
@@ -137,11 +138,14 @@ class LivenessAnalyser:
                 return (), (guard.text, guard.line, detail)
         return tuple(conds), None
 
-    def _bind(self, call: InstanceCall, callee: Instance, env: dict[str, _Binding]) -> dict[str, _Binding]:
+    @staticmethod
+    def _bind(call: InstanceCall, callee: Instance, env: dict[str, _Binding], origin: str) -> dict[str, _Binding]:
+        """The callee's parameters that this call fixes: constants, and the caller's own fixed
+        parameters passed on."""
         out: dict[str, _Binding] = {}
         for param, arg in zip(callee.params, call.args, strict=False):
             if isinstance(arg, int) and not isinstance(arg, bool):
-                out[param] = _Binding(arg, f"line {call.line}")
+                out[param] = _Binding(arg, origin)
             elif isinstance(arg, str) and arg in env:
                 out[param] = env[arg]
         return out

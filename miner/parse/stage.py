@@ -27,7 +27,7 @@ class ParseOutcome:
 
 
 class ParseStage:
-    def __init__(self, recipe: Recipe, cache: ParseCache, work_dir: Path, *, jobs: int) -> None:
+    def __init__(self, recipe: Recipe, cache: ParseCache, work_dir: Path, *, jobs: int, liveness: bool = True) -> None:
         self.recipe = recipe
         self.cache = cache
         self.work_dir = work_dir
@@ -39,6 +39,7 @@ class ParseStage:
                 launch_macros=profile.launch_macros,
                 kernel_macros=profile.kernel_macros,
                 device_macros=profile.device_macros,
+                liveness=liveness,
             ),
             jobs=jobs,
             timeout_s=profile.parse_timeout_s,
@@ -88,7 +89,8 @@ class ParseStage:
     def _salt(self, variant: str, pch: ParsedTU | None) -> str:
         """What a TU's parse depends on besides its own files: its flags and the PCH's inputs."""
         flags = hashlib.sha256("\0".join(self.recipe.variant_args(variant)).encode()).hexdigest()[:16]
-        return f"{flags}:{self.cache.digest(pch) if pch is not None else ''}"
+        liveness = "live" if self.pool.config.liveness else "no-live"
+        return f"{flags}:{liveness}:{self.cache.digest(pch) if pch is not None else ''}"
 
     # ------------------------------------------------------------------ TUs
 

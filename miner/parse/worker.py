@@ -15,7 +15,7 @@ from miner.parse.instances import InstanceWalker, instance_starts
 from miner.source.profile import LaunchMacro
 
 # the detailed preprocessing record holds the ranges ``#if`` left out (see miner/parse/inactive.py)
-_TU_OPTIONS = 0x01  # CXTranslationUnit_DetailedPreprocessingRecord
+_LIVENESS_OPTIONS = 0x01  # CXTranslationUnit_DetailedPreprocessingRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,7 @@ class WorkerConfig:
     device_macros: tuple[str, ...]
     libclang: str = ""  # a libclang shared object to use instead of the pip one
     memory_mb: int = 0  # address-space limit per worker (0: none); a parse past it dies, not the run
+    liveness: bool = True  # also record instantiated bodies and skipped #if blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class TUParser:
         self.tu_index = ci.Index.create(excludeDecls=True)
         self.extractor = Extractor(root=config.root.rstrip(os.sep), launch_macros=config.launch_macros)
         self.instances = InstanceWalker(self.extractor)
+        self.tu_options = _LIVENESS_OPTIONS if config.liveness else 0
 
     def build_pch(self, job: PchJob) -> ParseResult:
         start = time.perf_counter()
@@ -97,19 +99,22 @@ class TUParser:
         except UnicodeDecodeError as exc:
             return ParseFailed(job.rel, "not-utf8", f"byte {exc.start}: {exc.reason}")
         try:
-            tu = self.tu_index.parse(path, args=list(job.args), options=_TU_OPTIONS)
+            tu = self.tu_index.parse(path, args=list(job.args), options=self.tu_options)
         except self.ci.TranslationUnitLoadError as exc:
             if not (job.uses_pch and job.plain_args):
                 return self.fallback(job.rel, raw, "clang-error", str(exc), start)
             # a PCH clang will not load (built elsewhere, other flags): parse without it
             job = replace(job, args=job.plain_args, uses_pch=False, plain_args=())
             try:
-                tu = self.tu_index.parse(path, args=list(job.args), options=_TU_OPTIONS)
+                tu = self.tu_index.parse(path, args=list(job.args), options=self.tu_options)
             except self.ci.TranslationUnitLoadError as exc2:
                 return self.fallback(job.rel, raw, "clang-error", str(exc2), start)
         diags = tuple(diagnostics(tu, self.extractor))
         functions, decls = self.extractor.extract(tu, job.variant)
-        instances = self.instances.walk(instance_starts(tu, self.extractor), job.variant)
+        instances = (
+            self.instances.walk(instance_starts(tu, self.extractor), job.variant) if self.config.liveness else []
+        )
+        inactive = inactive_blocks(tu, self.extractor) if self.config.liveness else []
         deps = {job.rel}
         for inc in tu.get_includes():
             rel = self.extractor.rel(inc.include.name)
@@ -125,7 +130,7 @@ class TUParser:
             deps=tuple(sorted(deps)),
             variant=job.variant,
             instances=tuple(instances),
-            inactive=tuple(inactive_blocks(tu, self.extractor)),
+            inactive=tuple(inactive),
         )
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)

@@ -83,7 +83,7 @@ class LivenessAnalyser:
     def walk(self, root: str, variant: str) -> _EntryWalk:
         root_usr = root.rsplit("@", 1)[0] if root.endswith(("@lp64", "@ilp64")) else root
         result = _EntryWalk({root: ()}, {}, set(), {}, True)
-        start = self.instances.get((root_usr, variant))
+        start = self._instance(root_usr, variant)
         if start is None:
             result.unanalysed.add(root)
             return result
@@ -113,7 +113,7 @@ class LivenessAnalyser:
                 conds_here = conds + path_conds
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
                     result.live[callee] = conds_here
-                target = self.instances.get((call.target, variant))
+                target = self._instance(call.target, variant)
                 if target is None:
                     if self.g.nodes[callee]["defined"] and self.g.nodes[callee]["exec_space"] == "host":
                         result.unanalysed.add(callee)
@@ -122,6 +122,14 @@ class LivenessAnalyser:
                 origin = f"{self.g.nodes[node]['file']}:{call.line}"
                 stack.append((target, callee, self._bind(call, target, env, origin), conds_here))
         return result
+
+    def _instance(self, usr: str, variant: str) -> Instance | None:
+        """The instantiated body of ``usr``: as this variant's TUs built it, else as the other
+        variant's did (``f<int64_t>`` is often instantiated only by the LP64 TUs, or the reverse)."""
+        found = self.instances.get((usr, variant))
+        if found is None:
+            found = self.instances.get((usr, "lp64" if variant == "ilp64" else "ilp64"))
+        return found
 
     @staticmethod
     def _guards(call: InstanceCall, values: dict[str, int], env: dict[str, _Binding]):

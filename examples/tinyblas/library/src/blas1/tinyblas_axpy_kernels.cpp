@@ -40,6 +40,18 @@ tinyblas_axpy_unrolled_kernel(int64_t n, Ta alpha_dev_host, const T* x, int64_t 
     }
 }
 
+// double precision, unit increments: two elements per thread
+template <int NB, typename T>
+TINYBLAS_KERNEL(NB)
+tinyblas_daxpy_pair_kernel(int64_t n, T alpha, const T* x, T* y)
+{
+    int64_t i = (blockIdx.x * int64_t(NB) + threadIdx.x) * 2;
+    if(i < n)
+        y[i] = tb_fma(alpha, x[i], y[i]);
+    if(i + 1 < n)
+        y[i + 1] = tb_fma(alpha, x[i + 1], y[i + 1]);
+}
+
 template <typename T, typename Ta>
 tinyblas_status TINYBLAS_API(tinyblas_internal_axpy_template)(tinyblas_handle  handle,
                                                               TINYBLAS_API_INT n,
@@ -68,6 +80,16 @@ tinyblas_status TINYBLAS_API(tinyblas_internal_axpy_template)(tinyblas_handle  h
             tinyblas_saxpy_unit_kernel<<<dim3((n - 1) / NB + 1), dim3(NB), 0, stream>>>(n, *alpha, xs, ys);
             return tinyblas_status_success;
         }
+    }
+
+    // a plain if on a compile-time flag: the branch exists in every instantiation, but only
+    // double can take it
+    static constexpr bool using_double = std::is_same_v<T, double> && std::is_same_v<Ta, double>;
+    if(using_double && incx == 1 && incy == 1 && !device_mode)
+    {
+        tinyblas_daxpy_pair_kernel<NB, T>
+            <<<dim3((n - 1) / (2 * NB) + 1), dim3(NB), 0, stream>>>(n, *alpha, xs, ys);
+        return tinyblas_status_success;
     }
 
     if(handle->getArch() >= 940)

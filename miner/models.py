@@ -168,6 +168,7 @@ class Instance:
     params: tuple[str, ...]
     calls: tuple[InstanceCall, ...]
     decided: tuple[tuple[int, bool, bool], ...] = ()  # (line, value, constexpr) of folded branches
+    written: tuple[str, ...] = ()  # parameters the body assigns or takes the address of
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,6 +152,8 @@ class LivenessAnalyser:
         parameters passed on."""
         out: dict[str, _Binding] = {}
         for param, arg in zip(callee.params, call.args, strict=False):
+            if param in callee.written:
+                continue
             if isinstance(arg, int) and not isinstance(arg, bool):
                 out[param] = _Binding(arg, origin)
             elif isinstance(arg, str) and arg in env:

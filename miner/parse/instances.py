@@ -36,6 +36,9 @@ _REFS = {K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR}
 _PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 _UNKNOWN: Expr = ("unknown",)
 _ELSE_BEFORE = re.compile(rb"else\s*$")
+_ASSIGNS = {"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
+_UNARY_WRITES = {"++", "--", "&"}  # unary & takes the address
+_WRITE_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR}
 _MAX_EXPR_DEPTH = 8
 _MAX_ARGS = 16
 
@@ -152,16 +155,22 @@ class InstanceWalker:
         bodies: list[ci.Cursor] = []
         bodiless: set[str] = set()
         seen_targets: set[str] = set()
+        written: set[str] = set()
         stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
         while stack:
             cur, guards = stack.pop()
             kind = cur.kind
+            if kind == K.COMPOUND_STMT:
+                self._sequence(cur, guards, stack)
+                continue
             if kind == K.IF_STMT and self._if(cur, guards, stack, decided):
                 continue
             if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, stack, decided):
                 continue
             if kind in _REFS:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets)
+            elif kind in _WRITE_KINDS:
+                self._note_write(cur, kind, written)
             for ch in cur.get_children():
                 stack.append((ch, guards))
         inst = Instance(
@@ -170,8 +179,24 @@ class InstanceWalker:
             params=tuple(params),
             calls=tuple(sorted(calls.values(), key=lambda c: (c.line, c.target, c.guards))),
             decided=tuple(sorted(decided)),
+            written=tuple(sorted(written & set(params))),
         )
         return inst, bodies, frozenset(bodiless)
+
+    @staticmethod
+    def _note_write(cur: ci.Cursor, kind: ci.CursorKind, written: set[str]) -> None:
+        """A parameter assigned, incremented or whose address is taken: a constant passed for
+        it says nothing about its value at a later branch."""
+        unary = kind == K.UNARY_OPERATOR
+        op = _operator(cur, "Unary" if unary else "Binary")
+        if op not in (_UNARY_WRITES if unary else _ASSIGNS):
+            return
+        target = next(cur.get_children(), None)
+        if target is None:
+            return
+        target = _unwrap(target)
+        if target.kind == K.DECL_REF_EXPR and (ref := target.referenced) is not None and ref.kind == K.PARM_DECL:
+            written.add(ref.spelling)
 
     def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets) -> None:
         ref = cur.referenced
@@ -219,6 +244,36 @@ class InstanceWalker:
         return None
 
     # ------------------------------------------------------------------ branches
+
+    def _sequence(self, block: ci.Cursor, guards, stack) -> None:
+        """A block's statements in order: after ``if (c) return ...;`` the rest runs only when
+        ``!c`` (``if (batch_count == 1) return block_recursive(...);``), and not at all when
+        ``c`` folds to true."""
+        items = []
+        acc: tuple[Guard, ...] | None = guards
+        for stmt in block.get_children():
+            items.append((stmt, acc))
+            if stmt.kind == K.IF_STMT:
+                acc = self._after_early_exit(stmt, acc)
+                if acc is None:
+                    break
+        stack.extend(reversed(items))
+
+    def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...]) -> tuple[Guard, ...] | None:
+        f = cur.extent.start.file
+        head = _branch_head(self.extractor.text(f.name).data, cur.extent.start.offset, b"if") if f else None
+        if head is None:
+            return guards
+        text, close, _ = head
+        children = list(cur.get_children())
+        header = [ch for ch in children if ch.extent.start.offset <= close]
+        branches = [ch for ch in children if ch.extent.start.offset > close]
+        if not header or len(branches) != 1 or not _always_exits(branches[0]):
+            return guards
+        value = evaluate_int(header[-1])
+        if value is not None:
+            return None if value else guards
+        return guards + (Guard(self._expr(header[-1], 0), False, text, cur.extent.start.line),)
 
     def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
         f = cur.extent.start.file
@@ -303,6 +358,16 @@ class InstanceWalker:
             return ""
         s, e = c.extent.start.offset, c.extent.end.offset
         return " ".join(self.extractor.text(f.name).slice(s, e).split()) if e > s else ""
+
+
+def _always_exits(stmt: ci.Cursor) -> bool:
+    """A branch that ends in ``return`` or ``throw`` on every path through it we can see."""
+    if stmt.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR):
+        return True
+    if stmt.kind == K.COMPOUND_STMT:
+        children = list(stmt.get_children())
+        return bool(children) and children[-1].kind in (K.RETURN_STMT, K.CXX_THROW_EXPR)
+    return False
 
 
 def instance_starts(tu: ci.TranslationUnit, extractor: Extractor) -> list[ci.Cursor]:

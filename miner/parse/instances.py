@@ -40,7 +40,7 @@ _ASSIGNS = {"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
 _UNARY_WRITES = {"++", "--", "&"}  # unary & takes the address
 _WRITE_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR}
 _MAX_EXPR_DEPTH = 8
-_MAX_ARGS = 16
+_MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
 
 
 def _bind_clang() -> ci.conf.lib:

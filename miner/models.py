@@ -128,8 +128,8 @@ class FunctionFacts:
 
 Expr = tuple
 """A branch condition as clang saw it in an instantiated body, reduced to what liveness can
-evaluate: ``("const", v)``, ``("param", name)``, ``("unary", op, e)``, ``("binary", op, a, b)``
-or ``("unknown",)``."""
+evaluate: ``("const", v)``, ``("param", name)``, ``("local", name)`` (a local variable, by its
+initializer), ``("unary", op, e)``, ``("binary", op, a, b)`` or ``("unknown",)``."""
 
 ArgValue = int | str | None
 """An argument at an instantiated call site: a constant, the caller's parameter it forwards
@@ -155,6 +155,7 @@ class InstanceCall:
     line: int
     guards: tuple[Guard, ...] = ()
     args: tuple[ArgValue, ...] = ()
+    ranges: tuple[tuple[int, int] | None, ...] = ()  # each argument's integer type range, when 32-bit or less
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,8 @@ class Instance:
     params: tuple[str, ...]
     calls: tuple[InstanceCall, ...]
     decided: tuple[tuple[int, bool, bool], ...] = ()  # (line, value, constexpr) of folded branches
-    written: tuple[str, ...] = ()  # parameters the body assigns or takes the address of
+    written: tuple[str, ...] = ()  # parameters and locals the body assigns or takes the address of
+    locals: tuple[tuple[str, Expr], ...] = ()  # integer and bool locals and their initializers
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from miner.liveness.build import BuildDeadFinder
-from miner.liveness.evaluate import evaluate, params_of
+from miner.liveness.evaluate import Interval, interval, params_of, truthiness
 from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
@@ -43,8 +43,13 @@ def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instanc
 
 @dataclass(frozen=True, slots=True)
 class _Binding:
-    value: int
+    value: Interval  # (v, v) for a constant, the type's range for a narrower integer
     origin: str  # "file:line" of the call that fixed it
+
+    def describe(self, param: str) -> str:
+        lo, hi = self.value
+        what = f"{param} = {lo}" if lo == hi else f"{param} in [{lo}, {hi}]"
+        return f"{what} ({self.origin})"
 
 
 @dataclass
@@ -106,7 +111,7 @@ class LivenessAnalyser:
                 callee = self.node_of(call.target, call.pattern, variant)
                 if callee is None:
                     continue
-                path_conds, dead = self._guards(call, values, env)
+                path_conds, dead = self._guards(call, values, env, dict(inst.locals))
                 if dead is not None:
                     result.guarded_dead.setdefault((node, call.line, callee), dead)
                     continue
@@ -132,32 +137,35 @@ class LivenessAnalyser:
         return found
 
     @staticmethod
-    def _guards(call: InstanceCall, values: dict[str, int], env: dict[str, _Binding]):
+    def _guards(call: InstanceCall, values: dict[str, Interval], env: dict[str, _Binding], locals_: dict):
         """(runtime conditions, None) when the call can happen, else (_, why it cannot)."""
         conds: list[str] = []
         for guard in call.guards:
-            value = evaluate(guard.expr, values)
-            if value is None:
+            holds = truthiness(interval(guard.expr, values, locals_))
+            if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")
                 continue
-            if bool(value) != guard.want:
-                fixed = sorted(params_of(guard.expr) & set(env))
-                detail = ", ".join(f"{p} = {env[p].value} ({env[p].origin})" for p in fixed)
+            if holds != guard.want:
+                fixed = sorted(params_of(guard.expr, locals_) & set(env))
+                detail = ", ".join(env[p].describe(p) for p in fixed)
                 return (), (guard.text, guard.line, detail)
         return tuple(conds), None
 
     @staticmethod
     def _bind(call: InstanceCall, callee: Instance, env: dict[str, _Binding], origin: str) -> dict[str, _Binding]:
-        """The callee's parameters that this call fixes: constants, and the caller's own fixed
-        parameters passed on."""
+        """The callee's parameters that this call fixes: constants, the caller's own fixed
+        parameters passed on, and the range of an integer type narrower than 64 bits."""
         out: dict[str, _Binding] = {}
-        for param, arg in zip(callee.params, call.args, strict=False):
+        ranges = call.ranges or (None,) * len(call.args)
+        for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
                 continue
             if isinstance(arg, int) and not isinstance(arg, bool):
-                out[param] = _Binding(arg, origin)
+                out[param] = _Binding((arg, arg), origin)
             elif isinstance(arg, str) and arg in env:
                 out[param] = env[arg]
+            elif rng is not None:
+                out[param] = _Binding(rng, f"its type at {origin}")
         return out
 
     # ------------------------------------------------------------------ verdicts

@@ -1,10 +1,19 @@
-"""Evaluating a guard under the constants an entry point passes down its call path."""
+"""Evaluating a guard under what an entry point passes down its call path.
+
+Values are intervals: a constant argument is ``(v, v)``, a 32-bit ``rocblas_int`` passed into
+an ``int64_t`` parameter is ``(-2**31, 2**31 - 1)``, so ``m_64 <= c_i32_max`` is decided even
+though ``m_64`` is not a constant. Locals are read through their initializers (the walker keeps
+only locals that are never assigned again)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
 from miner.models import Expr
+
+Interval = tuple[int, int]
+_BOOL: Interval = (0, 1)
+_MAX_DEPTH = 16
 
 
 def _div(a: int, b: int) -> int | None:
@@ -19,16 +28,7 @@ def _mod(a: int, b: int) -> int | None:
     return None if q is None else a - q * b
 
 
-_BINARY: dict[str, Callable[[int, int], int | None]] = {
-    "==": lambda a, b: int(a == b),
-    "!=": lambda a, b: int(a != b),
-    "<": lambda a, b: int(a < b),
-    "<=": lambda a, b: int(a <= b),
-    ">": lambda a, b: int(a > b),
-    ">=": lambda a, b: int(a >= b),
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+_EXACT: dict[str, Callable[[int, int], int | None]] = {
     "/": _div,
     "%": _mod,
     "&": lambda a, b: a & b,
@@ -37,51 +37,122 @@ _BINARY: dict[str, Callable[[int, int], int | None]] = {
     "<<": lambda a, b: a << b if 0 <= b < 64 else None,
     ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
 }
-_UNARY: dict[str, Callable[[int], int]] = {
-    "!": lambda a: int(not a),
-    "-": lambda a: -a,
-    "~": lambda a: ~a,
-    "+": lambda a: a,
-}
 
 
-def evaluate(expr: Expr, env: Mapping[str, int]) -> int | None:
-    """The value of ``expr`` when every parameter it reads is bound in ``env``; None otherwise.
-    ``&&`` and ``||`` short-circuit as in C, so ``batch_count > 1 && handle->x`` is decided by
-    ``batch_count = 1`` alone."""
-    tag = expr[0]
-    if tag == "const":
-        return expr[1]
-    if tag == "param":
-        return env.get(expr[1])
-    if tag == "unary":
-        inner = evaluate(expr[2], env)
-        op = _UNARY.get(expr[1])
-        return None if inner is None or op is None else op(inner)
-    if tag == "binary":
-        op = expr[1]
-        if op in ("&&", "||"):
-            left, right = evaluate(expr[2], env), evaluate(expr[3], env)
-            short = 0 if op == "&&" else 1
-            if short in ((None if left is None else int(bool(left))), (None if right is None else int(bool(right)))):
-                return short
-            return None if left is None or right is None else 1 - short
-        fn = _BINARY.get(op)
-        left = evaluate(expr[2], env)
-        if fn is None or left is None:
-            return None
-        right = evaluate(expr[3], env)
-        return None if right is None else fn(left, right)
+def _flag(value: bool | None) -> Interval:
+    return _BOOL if value is None else (int(value), int(value))
+
+
+def truthiness(iv: Interval | None) -> bool | None:
+    if iv is None:
+        return None
+    lo, hi = iv
+    if lo == hi == 0:
+        return False
+    if lo > 0 or hi < 0:
+        return True
     return None
 
 
-def params_of(expr: Expr) -> set[str]:
-    """The parameters an expression reads."""
+def _compare(op: str, a: Interval, b: Interval) -> Interval | None:
+    (al, ah), (bl, bh) = a, b
+    if op == "<":
+        return _flag(True if ah < bl else False if al >= bh else None)
+    if op == "<=":
+        return _flag(True if ah <= bl else False if al > bh else None)
+    if op == ">":
+        return _flag(True if al > bh else False if ah <= bl else None)
+    if op == ">=":
+        return _flag(True if al >= bh else False if ah < bl else None)
+    disjoint = ah < bl or bh < al
+    same = al == ah == bl == bh
+    if op == "==":
+        return _flag(True if same else False if disjoint else None)
+    if op == "!=":
+        return _flag(False if same else True if disjoint else None)
+    return None
+
+
+def _arith(op: str, a: Interval, b: Interval) -> Interval | None:
+    (al, ah), (bl, bh) = a, b
+    if op == "+":
+        return (al + bl, ah + bh)
+    if op == "-":
+        return (al - bh, ah - bl)
+    if op == "*":
+        products = (al * bl, al * bh, ah * bl, ah * bh)
+        return (min(products), max(products))
+    fn = _EXACT.get(op)
+    if fn is None or al != ah or bl != bh:
+        return None
+    value = fn(al, bl)
+    return None if value is None else (value, value)
+
+
+def interval(
+    expr: Expr, env: Mapping[str, Interval], locals_: Mapping[str, Expr] | None = None, depth: int = 0
+) -> Interval | None:
+    """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
+    ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
+    ``batch_count = 1`` alone."""
+    if depth > _MAX_DEPTH:
+        return None
+    tag = expr[0]
+    if tag == "const":
+        return (expr[1], expr[1])
+    if tag == "param":
+        return env.get(expr[1])
+    if tag == "local":
+        init = (locals_ or {}).get(expr[1])
+        return None if init is None else interval(init, env, locals_, depth + 1)
+    if tag == "unary":
+        inner = interval(expr[2], env, locals_, depth + 1)
+        op = expr[1]
+        if op == "!":
+            t = truthiness(inner)
+            return None if inner is None else _flag(None if t is None else not t)
+        if inner is None:
+            return None
+        if op == "-":
+            return (-inner[1], -inner[0])
+        if op == "+":
+            return inner
+        if op == "~" and inner[0] == inner[1]:
+            return (~inner[0], ~inner[0])
+        return None
+    if tag == "binary":
+        op = expr[1]
+        left = interval(expr[2], env, locals_, depth + 1)
+        right = interval(expr[3], env, locals_, depth + 1)
+        if op in ("&&", "||"):
+            tl, tr = truthiness(left), truthiness(right)
+            short = op == "||"  # the value that decides the whole
+            if short in (tl, tr):
+                return _flag(short)
+            if tl is not None and tr is not None:
+                return _flag(not short)
+            return _BOOL if left is not None or right is not None else None
+        if left is None or right is None:
+            return None
+        return _compare(op, left, right) if op in ("<", "<=", ">", ">=", "==", "!=") else _arith(op, left, right)
+    return None
+
+
+def evaluate(expr: Expr, env: Mapping[str, int], locals_: Mapping[str, Expr] | None = None) -> int | None:
+    """The exact value of ``expr`` when every parameter it reads is a known constant."""
+    iv = interval(expr, {k: (v, v) for k, v in env.items()}, locals_)
+    return iv[0] if iv is not None and iv[0] == iv[1] else None
+
+
+def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0) -> set[str]:
+    """The parameters an expression reads, through the initializers of the locals it reads."""
     tag = expr[0]
     if tag == "param":
         return {expr[1]}
+    if tag == "local" and depth < _MAX_DEPTH and (init := (locals_ or {}).get(expr[1])) is not None:
+        return params_of(init, locals_, depth + 1)
     if tag == "unary":
-        return params_of(expr[2])
+        return params_of(expr[2], locals_, depth + 1)
     if tag == "binary":
-        return params_of(expr[2]) | params_of(expr[3])
+        return params_of(expr[2], locals_, depth + 1) | params_of(expr[3], locals_, depth + 1)
     return set()

@@ -38,6 +38,11 @@ _UNKNOWN: Expr = ("unknown",)
 _ELSE_BEFORE = re.compile(rb"else\s*$")
 _ASSIGNS = {"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
 _UNARY_WRITES = {"++", "--", "&"}  # unary & takes the address
+_VARIABLES = {K.PARM_DECL, K.VAR_DECL}
+_CASTS = {K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR}
+T = ci.TypeKind
+_SIGNED = {T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG}
+_UNSIGNED = {T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG}
 _WRITE_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR}
 _MAX_EXPR_DEPTH = 8
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
@@ -156,6 +161,7 @@ class InstanceWalker:
         bodiless: set[str] = set()
         seen_targets: set[str] = set()
         written: set[str] = set()
+        locals_: dict[str, Expr] = {}
         stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
         while stack:
             cur, guards = stack.pop()
@@ -171,6 +177,8 @@ class InstanceWalker:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets)
             elif kind in _WRITE_KINDS:
                 self._note_write(cur, kind, written)
+            elif kind == K.VAR_DECL:
+                _note_local(cur, self._expr, locals_, written)
             for ch in cur.get_children():
                 stack.append((ch, guards))
         inst = Instance(
@@ -179,7 +187,8 @@ class InstanceWalker:
             params=tuple(params),
             calls=tuple(sorted(calls.values(), key=lambda c: (c.line, c.target, c.guards))),
             decided=tuple(sorted(decided)),
-            written=tuple(sorted(written & set(params))),
+            written=tuple(sorted(written)),
+            locals=tuple(sorted((k, v) for k, v in locals_.items() if k not in written)),
         )
         return inst, bodies, frozenset(bodiless)
 
@@ -195,7 +204,7 @@ class InstanceWalker:
         if target is None:
             return
         target = _unwrap(target)
-        if target.kind == K.DECL_REF_EXPR and (ref := target.referenced) is not None and ref.kind == K.PARM_DECL:
+        if target.kind == K.DECL_REF_EXPR and (ref := target.referenced) is not None and ref.kind in _VARIABLES:
             written.add(ref.spelling)
 
     def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets) -> None:
@@ -211,12 +220,15 @@ class InstanceWalker:
         line = cur.extent.start.line
         key = (target, line, guards)
         args: tuple[ArgValue, ...] = ()
+        ranges: tuple[tuple[int, int] | None, ...] = ()
         if cur.kind == K.CALL_EXPR:
-            args = tuple(self._arg(a) for a in list(cur.get_children())[1 : 1 + _MAX_ARGS])
+            arg_cursors = list(cur.get_children())[1 : 1 + _MAX_ARGS]
+            args = tuple(self._arg(a) for a in arg_cursors)
+            ranges = tuple(_type_range(a) for a in arg_cursors)
         elif key in calls:
             return
         tpl = _primary_template(ref)
-        calls[key] = InstanceCall(target, tpl.get_usr() if tpl is not None else "", line, guards, args)
+        calls[key] = InstanceCall(target, tpl.get_usr() if tpl is not None else "", line, guards, args, ranges)
         if target in seen_targets:
             return
         seen_targets.add(target)
@@ -343,7 +355,9 @@ class InstanceWalker:
         kind = c.kind
         if kind == K.DECL_REF_EXPR:
             ref = c.referenced
-            return ("param", ref.spelling) if ref is not None and ref.kind == K.PARM_DECL else _UNKNOWN
+            if ref is None or ref.kind not in _VARIABLES:
+                return _UNKNOWN
+            return ("param" if ref.kind == K.PARM_DECL else "local", ref.spelling)
         kids = list(c.get_children())
         if kind == K.BINARY_OPERATOR and len(kids) == 2:
             op = _operator(c, "Binary")
@@ -358,6 +372,51 @@ class InstanceWalker:
             return ""
         s, e = c.extent.start.offset, c.extent.end.offset
         return " ".join(self.extractor.text(f.name).slice(s, e).split()) if e > s else ""
+
+
+def _integer_range(t: ci.Type) -> tuple[int, int] | None:
+    kind = t.get_canonical().kind
+    if kind == T.BOOL:
+        return (0, 1)
+    size = t.get_canonical().get_size()
+    if kind in _SIGNED and 0 < size <= 4:
+        return (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1)
+    if kind in _UNSIGNED and 0 < size <= 4:
+        return (0, (1 << (8 * size)) - 1)
+    return None
+
+
+def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
+    """The narrowest integer type the value of ``arg`` passes through (``(int64_t)lda`` with
+    ``rocblas_int lda`` is still a 32-bit value), when it is 32 bits or less."""
+    best: tuple[int, int] | None = None
+    node: ci.Cursor | None = arg
+    for _ in range(6):
+        if node is None:
+            break
+        r = _integer_range(node.type)
+        if r is not None and (best is None or r[1] - r[0] < best[1] - best[0]):
+            best = r
+        if node.kind not in _CASTS:
+            break
+        node = next(reversed(list(node.get_children())), None)
+    return best
+
+
+def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None:
+    """An integer or bool local and its initializer, by name; a name declared twice (shadowing,
+    two loops) is treated as written, so it is never evaluated."""
+    name = decl.spelling
+    if not name or _integer_range(decl.type) is None and decl.type.get_canonical().kind not in (_SIGNED | _UNSIGNED):
+        return
+    if name in locals_:
+        written.add(name)
+        return
+    init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
+    if not init:
+        written.add(name)
+        return
+    locals_[name] = expr(init[-1], 0)
 
 
 def _always_exits(stmt: ci.Cursor) -> bool:

@@ -127,3 +127,41 @@ def test_code_after_an_early_return_is_guarded_by_its_negation(tmp_path):
     assert [(g.text, g.want) for g in general.guards] == [("!BATCHED && batch_count == 1", False)]
     recursive = next(c for c in syrk.calls if "recursive_path" in c.target)
     assert [(g.text, g.want) for g in recursive.guards] == [("!BATCHED && batch_count == 1", True)]
+
+
+RANGE_64 = """
+void source_fallback(int x) {}
+void generated_path(int x) {}
+int gemm_64(long long m, long long lda)
+{
+    bool dims_32bit = m <= 2147483647;
+    bool leading_32bit = lda <= 2147483647;
+    if(dims_32bit && leading_32bit)
+    {
+        generated_path(0);
+        return 0;
+    }
+    source_fallback(0);
+    return 1;
+}
+int api(int m, int lda) { return gemm_64(m, (long long)lda); }
+"""
+
+
+def test_a_32_bit_argument_rules_out_the_64_bit_fallback(tmp_path):
+    from miner.liveness.evaluate import interval, truthiness
+
+    src = tmp_path / "lib.cpp"
+    src.write_text(RANGE_64)
+    tu = ci.Index.create(excludeDecls=True).parse(str(src), args=["-x", "c++", "-std=c++17"])
+    ex = Extractor(root=str(tmp_path), launch_macros=())
+    instances = {i.usr: i for i in InstanceWalker(ex).walk(instance_starts(tu, ex), "lp64")}
+    gemm = next(i for u, i in instances.items() if "gemm_64" in u)
+    api = next(i for u, i in instances.items() if u.endswith("@F@api#I#I#"))
+    call = next(c for c in api.calls if "gemm_64" in c.target)
+    i32 = (-(2**31), 2**31 - 1)
+    assert call.args == ("m", None) and call.ranges == (i32, i32)  # the cast keeps lda's 32-bit range
+    fallback = next(c for c in gemm.calls if "source_fallback" in c.target)
+    (guard,) = fallback.guards
+    assert (guard.text, guard.want) == ("dims_32bit && leading_32bit", False)
+    assert truthiness(interval(guard.expr, {"m": i32, "lda": i32}, dict(gemm.locals))) is True

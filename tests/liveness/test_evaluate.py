@@ -46,3 +46,21 @@ def test_unary_operators():
 
 def test_params_of_lists_what_an_expression_reads():
     assert params_of(b("&&", b(">", p("n"), c(0)), ("unary", "!", p("batched")))) == {"n", "batched"}
+
+
+def test_a_32_bit_range_decides_a_64_bit_overflow_check():
+    from miner.liveness.evaluate import interval, truthiness
+
+    i32 = (-(2**31), 2**31 - 1)
+    dims_32bit = b("&&", b("<=", p("m"), c(2**31 - 1)), b("<=", p("n"), c(2**31 - 1)))
+    assert truthiness(interval(dims_32bit, {"m": i32, "n": i32})) is True
+    assert truthiness(interval(dims_32bit, {"m": (0, 2**40), "n": i32})) is None
+
+
+def test_locals_are_read_through_their_initializers():
+    from miner.liveness.evaluate import interval, truthiness
+
+    locals_ = {"small": b("<", p("n"), c(32))}
+    assert truthiness(interval(("local", "small"), {"n": (1, 1)}, locals_)) is True
+    assert interval(("local", "unknown"), {}, locals_) is None
+    assert params_of(("local", "small"), locals_) == {"n"}

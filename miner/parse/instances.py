@@ -375,7 +375,10 @@ class InstanceWalker:
 
 
 def _integer_range(t: ci.Type) -> tuple[int, int] | None:
-    kind = t.get_canonical().kind
+    try:
+        kind = t.get_canonical().kind
+    except ValueError:  # a type kind this libclang binding does not name (_Float16, bf16, ...)
+        return None
     if kind == T.BOOL:
         return (0, 1)
     size = t.get_canonical().get_size()
@@ -384,6 +387,13 @@ def _integer_range(t: ci.Type) -> tuple[int, int] | None:
     if kind in _UNSIGNED and 0 < size <= 4:
         return (0, (1 << (8 * size)) - 1)
     return None
+
+
+def _is_integer(t: ci.Type) -> bool:
+    try:
+        return t.get_canonical().kind in _SIGNED | _UNSIGNED | {T.BOOL}
+    except ValueError:
+        return False
 
 
 def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
@@ -407,7 +417,7 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
     """An integer or bool local and its initializer, by name; a name declared twice (shadowing,
     two loops) is treated as written, so it is never evaluated."""
     name = decl.spelling
-    if not name or _integer_range(decl.type) is None and decl.type.get_canonical().kind not in (_SIGNED | _UNSIGNED):
+    if not name or not _is_integer(decl.type):
         return
     if name in locals_:
         written.add(name)

@@ -7,7 +7,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
-from miner.models import ParsedTU, ParseFailed, ParseResult
+from miner.models import Diagnostic, ParsedTU, ParseFailed, ParseResult
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
 from miner.parse.inactive import inactive_blocks
@@ -111,10 +111,9 @@ class TUParser:
                 return self.fallback(job.rel, raw, "clang-error", str(exc2), start)
         diags = tuple(diagnostics(tu, self.extractor))
         functions, decls = self.extractor.extract(tu, job.variant)
-        instances = (
-            self.instances.walk(instance_starts(tu, self.extractor), job.variant) if self.config.liveness else []
-        )
-        inactive = inactive_blocks(tu, self.extractor) if self.config.liveness else []
+        instances, inactive, trouble = self._liveness_facts(tu, job.variant)
+        if trouble:
+            diags += (Diagnostic("liveness", job.rel, 0, trouble),)
         deps = {job.rel}
         for inc in tu.get_includes():
             rel = self.extractor.rel(inc.include.name)
@@ -135,6 +134,17 @@ class TUParser:
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)
         return _timed(result, start)
+
+    def _liveness_facts(self, tu, variant: str) -> tuple[list, list, str]:
+        """Instantiated bodies and skipped blocks. A failure here costs the TU its liveness
+        facts (its regions are then reported live) and is reported, never its call graph."""
+        if not self.config.liveness:
+            return [], [], ""
+        try:
+            instances = self.instances.walk(instance_starts(tu, self.extractor), variant)
+            return instances, inactive_blocks(tu, self.extractor), ""
+        except Exception as exc:  # noqa: BLE001 - a libclang surprise must not cost the TU its call graph
+            return [], [], f"liveness facts skipped: {type(exc).__name__}: {exc}"
 
     def merge_fallback(self, result: ParsedTU, raw: bytes) -> ParsedTU:
         """Add what tree-sitter finds in the main file that clang lost after a fatal error."""

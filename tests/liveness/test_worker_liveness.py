@@ -1,0 +1,33 @@
+"""A failure while collecting liveness facts costs a TU its verdicts, never its call graph."""
+
+from __future__ import annotations
+
+from miner.parse import worker as worker_module
+from miner.pipeline import make_recipe, resolve_profile
+from tests.conftest import TINYBLAS
+
+TU = "library/src/blas1/tinyblas_scal_kernels.cpp"
+
+
+def _parse(tmp_path, monkeypatch=None):
+    profile = resolve_profile(TINYBLAS, None)
+    recipe = make_recipe(TINYBLAS, profile, tmp_path / "stubs", {})
+    config = worker_module.WorkerConfig(str(TINYBLAS), profile.launch_macros, profile.kernel_macros,
+                                        profile.device_macros)  # fmt: skip
+    parser = worker_module.TUParser(config)
+    if monkeypatch is not None:
+
+        def explode(*args, **kwargs):
+            raise ValueError("Unknown type kind 32")
+
+        monkeypatch.setattr(parser.instances, "walk", explode)
+    job = worker_module.ParseJob(rel=TU, args=tuple(recipe.args(TU)), variant="lp64", uses_pch=False)
+    return parser(job)
+
+
+def test_a_liveness_failure_keeps_the_call_graph_and_is_reported(tmp_path, monkeypatch):
+    good = _parse(tmp_path)
+    bad = _parse(tmp_path, monkeypatch)
+    assert good.instances and not bad.instances
+    assert bad.engine == "clang" and bad.functions == good.functions
+    assert any(d.severity == "liveness" and "Unknown type kind" in d.message for d in bad.diagnostics)

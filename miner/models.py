@@ -131,10 +131,6 @@ Expr = tuple
 evaluate: ``("const", v)``, ``("param", name)``, ``("local", name)`` (a local variable, by its
 initializer), ``("unary", op, e)``, ``("binary", op, a, b)`` or ``("unknown",)``."""
 
-ArgValue = int | str | None
-"""An argument at an instantiated call site: a constant, the caller's parameter it forwards
-(by name), or None when neither."""
-
 
 @dataclass(frozen=True, slots=True)
 class Guard:
@@ -154,7 +150,7 @@ class InstanceCall:
     pattern: str  # USR of the definition it was instantiated from ("" for a plain function)
     line: int
     guards: tuple[Guard, ...] = ()
-    args: tuple[ArgValue, ...] = ()
+    args: tuple[Expr, ...] = ()  # each argument as an expression over the caller's parameters and locals
     ranges: tuple[tuple[int, int] | None, ...] = ()  # each argument's integer type range, when 32-bit or less
 
 

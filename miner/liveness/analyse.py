@@ -29,6 +29,11 @@ from miner.liveness.evaluate import Interval, interval, params_of, truthiness
 from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
+_MAX_CONTEXTS = 8  # argument contexts per instance and entry before its arguments are dropped
+
+
+def _within(inner: Interval, outer: Interval) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
@@ -94,24 +99,29 @@ class LivenessAnalyser:
             return result
         result.instances_of.setdefault(root, {})[start.usr] = start
         seen: set[tuple[str, frozenset]] = set()
+        contexts: dict[str, int] = {}
         stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...]]] = [(start, root, {}, ())]
         visits = 0
         while stack:
             inst, node, env, conds = stack.pop()
+            if env and contexts.get(inst.usr, 0) >= _MAX_CONTEXTS:
+                env = {}  # widen: a recursion that keeps changing its arguments is walked unbound
             key = (inst.usr, frozenset((k, b.value) for k, b in env.items()))
             if key in seen:
                 continue
             seen.add(key)
+            contexts[inst.usr] = contexts.get(inst.usr, 0) + 1
             visits += 1
             if visits > _MAX_VISITS:
                 result.complete = False
                 break
             values = {k: b.value for k, b in env.items()}
+            locals_ = dict(inst.locals)
             for call in inst.calls:
                 callee = self.node_of(call.target, call.pattern, variant)
                 if callee is None:
                     continue
-                path_conds, dead = self._guards(call, values, env, dict(inst.locals))
+                path_conds, dead = self._guards(call, values, env, locals_)
                 if dead is not None:
                     result.guarded_dead.setdefault((node, call.line, callee), dead)
                     continue
@@ -125,7 +135,7 @@ class LivenessAnalyser:
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
                 origin = f"{self.g.nodes[node]['file']}:{call.line}"
-                stack.append((target, callee, self._bind(call, target, env, origin), conds_here))
+                stack.append((target, callee, self._bind(call, target, env, values, locals_, origin), conds_here))
         return result
 
     def _instance(self, usr: str, variant: str) -> Instance | None:
@@ -152,18 +162,25 @@ class LivenessAnalyser:
         return tuple(conds), None
 
     @staticmethod
-    def _bind(call: InstanceCall, callee: Instance, env: dict[str, _Binding], origin: str) -> dict[str, _Binding]:
-        """The callee's parameters that this call fixes: constants, the caller's own fixed
-        parameters passed on, and the range of an integer type narrower than 64 bits."""
+    def _bind(
+        call: InstanceCall, callee: Instance, env: dict[str, _Binding], values: dict, locals_: dict, origin: str
+    ) -> dict[str, _Binding]:
+        """What this call tells the callee about its parameters: each argument evaluated over
+        the caller's known parameters and locals (a constant, ``n - rem``), narrowed to the
+        range of its integer type (a 32-bit ``rocblas_int`` passed as ``int64_t``)."""
         out: dict[str, _Binding] = {}
         ranges = call.ranges or (None,) * len(call.args)
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
                 continue
-            if isinstance(arg, int) and not isinstance(arg, bool):
-                out[param] = _Binding((arg, arg), origin)
-            elif isinstance(arg, str) and arg in env:
-                out[param] = env[arg]
+            if arg[0] == "param" and arg[1] in env and (rng is None or _within(env[arg[1]].value, rng)):
+                out[param] = env[arg[1]]
+                continue
+            iv = interval(arg, values, locals_)
+            if iv is not None and rng is not None:
+                iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None
+            if iv is not None:
+                out[param] = _Binding(iv, origin)
             elif rng is not None:
                 out[param] = _Binding(rng, f"its type at {origin}")
         return out

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from miner.models import ArgValue, ExecSpace, Expr, Guard, Instance, InstanceCall
+from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
 
 K = ci.CursorKind
@@ -219,11 +219,11 @@ class InstanceWalker:
             return
         line = cur.extent.start.line
         key = (target, line, guards)
-        args: tuple[ArgValue, ...] = ()
+        args: tuple[Expr, ...] = ()
         ranges: tuple[tuple[int, int] | None, ...] = ()
         if cur.kind == K.CALL_EXPR:
             arg_cursors = list(cur.get_children())[1 : 1 + _MAX_ARGS]
-            args = tuple(self._arg(a) for a in arg_cursors)
+            args = tuple(self._expr(a, 0) for a in arg_cursors)
             ranges = tuple(_type_range(a) for a in arg_cursors)
         elif key in calls:
             return
@@ -243,17 +243,6 @@ class InstanceWalker:
             and _exec_space(tpl if tpl is not None else definition) == ExecSpace.HOST.value
         ):
             bodies.append(definition)  # device code is not walked: it is live with its kernel
-
-    def _arg(self, arg: ci.Cursor) -> ArgValue:
-        value = evaluate_int(arg)
-        if value is not None:
-            return value
-        inner = _unwrap(arg)
-        if inner.kind == K.DECL_REF_EXPR:
-            ref = inner.referenced
-            if ref is not None and ref.kind == K.PARM_DECL:
-                return ref.spelling
-        return None
 
     # ------------------------------------------------------------------ branches
 
@@ -353,6 +342,9 @@ class InstanceWalker:
             return _UNKNOWN
         c = _unwrap(c)
         kind = c.kind
+        if kind in _CASTS and _is_integer(c.type):  # (int64_t)lda: the value, whatever its width
+            inner = next(reversed(list(c.get_children())), None)
+            return _UNKNOWN if inner is None else self._expr(inner, depth + 1)
         if kind == K.DECL_REF_EXPR:
             ref = c.referenced
             if ref is None or ref.kind not in _VARIABLES:

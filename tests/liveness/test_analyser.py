@@ -31,7 +31,7 @@ def _graph() -> nx.DiGraph:
 
 
 def _instances(written: tuple[str, ...]) -> dict:
-    api = Instance("api", "", (), (InstanceCall("tmpl", "", 5, (), (0,)),))
+    api = Instance("api", "", (), (InstanceCall("tmpl", "", 5, (), (("const", 0),)),))
     tmpl = Instance(
         "tmpl", "", ("inc",),
         (InstanceCall("unit_kernel", "", 20, (Guard(INC_IS_ONE, True, "inc == 1", 15),)),
@@ -98,7 +98,7 @@ def test_the_walker_records_written_parameters_and_folded_branches(tmp_path):
     assert norm.written == ("inc",)
     assert (9, False, True) in norm.decided  # sizeof(float) == 8 folds false
     api_call = next(c for c in instances["api"].calls if "norm" in c.target)
-    assert api_call.args == ("x", 0, "n")  # forwarded parameters are named, constants kept
+    assert api_call.args == (("param", "x"), ("const", 0), ("param", "n"))
     launch = next(c for c in norm.calls if "kernel_like" in c.target)
     assert [g.text for g in launch.guards] == ["n > 0"]
 
@@ -160,7 +160,7 @@ def test_a_32_bit_argument_rules_out_the_64_bit_fallback(tmp_path):
     api = next(i for u, i in instances.items() if u.endswith("@F@api#I#I#"))
     call = next(c for c in api.calls if "gemm_64" in c.target)
     i32 = (-(2**31), 2**31 - 1)
-    assert call.args == ("m", None) and call.ranges == (i32, i32)  # the cast keeps lda's 32-bit range
+    assert call.args == (("param", "m"), ("param", "lda")) and call.ranges == (i32, i32)  # lda stays 32-bit
     fallback = next(c for c in gemm.calls if "source_fallback" in c.target)
     (guard,) = fallback.guards
     assert (guard.text, guard.want) == ("dims_32bit && leading_32bit", False)

@@ -32,6 +32,15 @@ _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops th
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before its arguments are dropped
 
 
+def _join(a: dict[str, _Binding], b: dict[str, _Binding]) -> dict[str, _Binding]:
+    """Each parameter bound in both, to the smallest interval holding both values."""
+    out = {}
+    for k in a.keys() & b.keys():
+        (alo, ahi), (blo, bhi) = a[k].value, b[k].value
+        out[k] = a[k] if (alo, ahi) == (blo, bhi) else _Binding((min(alo, blo), max(ahi, bhi)), "several callers")
+    return out
+
+
 def _within(inner: Interval, outer: Interval) -> bool:
     return outer[0] <= inner[0] and inner[1] <= outer[1]
 
@@ -100,17 +109,22 @@ class LivenessAnalyser:
         result.instances_of.setdefault(root, {})[start.usr] = start
         seen: set[tuple[str, frozenset]] = set()
         contexts: dict[str, int] = {}
+        hulls: dict[str, dict[str, _Binding]] = {}
         stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...]]] = [(start, root, {}, ())]
         visits = 0
         while stack:
             inst, node, env, conds = stack.pop()
-            if env and contexts.get(inst.usr, 0) >= _MAX_CONTEXTS:
-                env = {}  # widen: a recursion that keeps changing its arguments is walked unbound
+            count = contexts.get(inst.usr, 0)
+            if count >= _MAX_CONTEXTS:
+                # widen: past a few argument contexts, walk the hull of them all (the join of
+                # each parameter's intervals); a recursion that keeps widening ends unbound
+                env = _join(hulls[inst.usr], env) if count < 2 * _MAX_CONTEXTS else {}
+            hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
             key = (inst.usr, frozenset((k, b.value) for k, b in env.items()))
             if key in seen:
                 continue
             seen.add(key)
-            contexts[inst.usr] = contexts.get(inst.usr, 0) + 1
+            contexts[inst.usr] = count + 1
             visits += 1
             if visits > _MAX_VISITS:
                 result.complete = False

@@ -84,6 +84,7 @@ class LivenessAnalyser:
         self.g = g
         self.instances = instances
         self.build = build
+        self._expansions: dict[tuple, list[tuple]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -129,28 +130,43 @@ class LivenessAnalyser:
             if visits > _MAX_VISITS:
                 result.complete = False
                 break
-            values = {k: b.value for k, b in env.items()}
-            locals_ = dict(inst.locals)
-            for call in inst.calls:
-                callee = self.node_of(call.target, call.pattern, variant)
-                if callee is None:
-                    continue
-                path_conds, dead = self._guards(call, values, env, locals_)
+            for call, callee, path_conds, dead, target, child_env in self._expand(inst, node, env, variant):
                 if dead is not None:
                     result.guarded_dead.setdefault((node, call.line, callee), dead)
                     continue
                 conds_here = conds + path_conds
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
                     result.live[callee] = conds_here
-                target = self._instance(call.target, variant)
                 if target is None:
                     if self.g.nodes[callee]["defined"] and self.g.nodes[callee]["exec_space"] == "host":
                         result.unanalysed.add(callee)
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
-                origin = f"{self.g.nodes[node]['file']}:{call.line}"
-                stack.append((target, callee, self._bind(call, target, env, values, locals_, origin), conds_here))
+                stack.append((target, callee, child_env, conds_here))
         return result
+
+    def _expand(self, inst: Instance, node: str, env: dict[str, _Binding], variant: str) -> list[tuple]:
+        """The calls ``inst`` makes under ``env``: (call, callee node, runtime conditions, why it
+        cannot happen or None, callee instance or None, callee env). Entries share most of their
+        lower call chains, so this is computed once per (instance, bindings with their origins)."""
+        key = (inst.usr, variant, frozenset(env.items()))
+        found = self._expansions.get(key)
+        if found is not None:
+            return found
+        values = {k: b.value for k, b in env.items()}
+        locals_ = dict(inst.locals)
+        file = self.g.nodes[node]["file"]
+        found = []
+        for call in inst.calls:
+            callee = self.node_of(call.target, call.pattern, variant)
+            if callee is None:
+                continue
+            path_conds, dead = self._guards(call, values, env, locals_)
+            target = self._instance(call.target, variant) if dead is None else None
+            child_env = self._bind(call, target, env, values, locals_, f"{file}:{call.line}") if target else {}
+            found.append((call, callee, path_conds, dead, target, child_env))
+        self._expansions[key] = found
+        return found
 
     def _instance(self, usr: str, variant: str) -> Instance | None:
         """The instantiated body of ``usr``: as this variant's TUs built it, else as the other
@@ -165,7 +181,7 @@ class LivenessAnalyser:
         """(runtime conditions, None) when the call can happen, else (_, why it cannot)."""
         conds: list[str] = []
         for guard in call.guards:
-            holds = truthiness(interval(guard.expr, values, locals_))
+            holds = truthiness(interval(guard.expr, values, locals_)) if values or locals_ else None
             if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")
                 continue

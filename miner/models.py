@@ -66,7 +66,6 @@ class _Compact:
         return (self.__class__, tuple(getattr(self, name) for name in self.__slots__))
 
 
-
 @dataclass(frozen=True, slots=True)
 class Condition(_Compact):
     """One branch decision on the way from a function's entry to a call site."""

@@ -260,15 +260,27 @@ class InstanceWalker:
                     break
         stack.extend(reversed(items))
 
-    def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...]) -> tuple[Guard, ...] | None:
+    def _split_if(self, cur: ci.Cursor):
+        """(file bytes, condition text, constexpr, header children, branch children) of an
+        ``if`` written in the source, None for one a macro expands to."""
         f = cur.extent.start.file
-        head = _branch_head(self.extractor.text(f.name).data, cur.extent.start.offset, b"if") if f else None
+        if f is None:
+            return None
+        data = self.extractor.text(f.name).data
+        head = _branch_head(data, cur.extent.start.offset, b"if")
         if head is None:
-            return guards
-        text, close, _ = head
+            return None
+        text, close, constexpr = head
         children = list(cur.get_children())
         header = [ch for ch in children if ch.extent.start.offset <= close]
         branches = [ch for ch in children if ch.extent.start.offset > close]
+        return data, text, constexpr, header, branches
+
+    def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...]) -> tuple[Guard, ...] | None:
+        split = self._split_if(cur)
+        if split is None:
+            return guards
+        _, text, _, header, branches = split
         if not header or len(branches) != 1 or not _always_exits(branches[0]):
             return guards
         value = evaluate_int(header[-1])
@@ -277,19 +289,10 @@ class InstanceWalker:
         return guards + (Guard(self._expr(header[-1], 0), False, text, cur.extent.start.line),)
 
     def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
-        f = cur.extent.start.file
-        if f is None:
+        split = self._split_if(cur)
+        if split is None or not split[3]:
             return False
-        data = self.extractor.text(f.name).data
-        head = _branch_head(data, cur.extent.start.offset, b"if")
-        if head is None:
-            return False
-        text, close, constexpr = head
-        children = list(cur.get_children())
-        header = [ch for ch in children if ch.extent.start.offset <= close]
-        branches = [ch for ch in children if ch.extent.start.offset > close]
-        if not header:
-            return False
+        data, text, constexpr, header, branches = split
         cond = header[-1]
         for ch in header:
             stack.append((ch, guards))

@@ -130,9 +130,12 @@ class LivenessAnalyser:
             if visits > _MAX_VISITS:
                 result.complete = False
                 break
-            for call, callee, path_conds, dead, target, child_env in self._expand(inst, node, env, variant):
+            values = {k: b.value for k, b in env.items()}
+            for call, callee, path_conds, dead, target, recipe in self._expand(inst, node, values, variant):
                 if dead is not None:
-                    result.guarded_dead.setdefault((node, call.line, callee), dead)
+                    text, line, fixed = dead
+                    detail = ", ".join(env[p].describe(p) for p in fixed)
+                    result.guarded_dead.setdefault((node, call.line, callee), (text, line, detail))
                     continue
                 conds_here = conds + path_conds
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
@@ -142,18 +145,19 @@ class LivenessAnalyser:
                         result.unanalysed.add(callee)
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
+                child_env = {p: env[src[1]] if src[0] == "inherit" else _Binding(src[1], src[2]) for p, src in recipe}
                 stack.append((target, callee, child_env, conds_here))
         return result
 
-    def _expand(self, inst: Instance, node: str, env: dict[str, _Binding], variant: str) -> list[tuple]:
-        """The calls ``inst`` makes under ``env``: (call, callee node, runtime conditions, why it
-        cannot happen or None, callee instance or None, callee env). Entries share most of their
-        lower call chains, so this is computed once per (instance, bindings with their origins)."""
-        key = (inst.usr, variant, frozenset(env.items()))
+    def _expand(self, inst: Instance, node: str, values: dict[str, Interval], variant: str) -> list[tuple]:
+        """The calls ``inst`` makes when its parameters hold ``values``: (call, callee node,
+        runtime conditions, why it cannot happen or None, callee instance or None, how to bind
+        the callee's parameters). Entries share most of their lower call chains, so this is
+        computed once per (instance, values); where the values came from is applied per entry."""
+        key = (inst.usr, variant, frozenset(values.items()))
         found = self._expansions.get(key)
         if found is not None:
             return found
-        values = {k: b.value for k, b in env.items()}
         locals_ = dict(inst.locals)
         file = self.g.nodes[node]["file"]
         found = []
@@ -161,10 +165,10 @@ class LivenessAnalyser:
             callee = self.node_of(call.target, call.pattern, variant)
             if callee is None:
                 continue
-            path_conds, dead = self._guards(call, values, env, locals_)
+            path_conds, dead = self._guards(call, values, locals_)
             target = self._instance(call.target, variant) if dead is None else None
-            child_env = self._bind(call, target, env, values, locals_, f"{file}:{call.line}") if target else {}
-            found.append((call, callee, path_conds, dead, target, child_env))
+            recipe = self._bind(call, target, values, locals_, f"{file}:{call.line}") if target else ()
+            found.append((call, callee, path_conds, dead, target, recipe))
         self._expansions[key] = found
         return found
 
@@ -177,8 +181,9 @@ class LivenessAnalyser:
         return found
 
     @staticmethod
-    def _guards(call: InstanceCall, values: dict[str, Interval], env: dict[str, _Binding], locals_: dict):
-        """(runtime conditions, None) when the call can happen, else (_, why it cannot)."""
+    def _guards(call: InstanceCall, values: dict[str, Interval], locals_: dict):
+        """(runtime conditions, None) when the call can happen, else (_, (condition text, line,
+        the parameters that decided it))."""
         conds: list[str] = []
         for guard in call.guards:
             holds = truthiness(interval(guard.expr, values, locals_)) if values or locals_ else None
@@ -186,34 +191,31 @@ class LivenessAnalyser:
                 conds.append(guard.text if guard.want else f"!({guard.text})")
                 continue
             if holds != guard.want:
-                fixed = sorted(params_of(guard.expr, locals_) & set(env))
-                detail = ", ".join(env[p].describe(p) for p in fixed)
-                return (), (guard.text, guard.line, detail)
+                return (), (guard.text, guard.line, tuple(sorted(params_of(guard.expr, locals_) & values.keys())))
         return tuple(conds), None
 
     @staticmethod
-    def _bind(
-        call: InstanceCall, callee: Instance, env: dict[str, _Binding], values: dict, locals_: dict, origin: str
-    ) -> dict[str, _Binding]:
+    def _bind(call: InstanceCall, callee: Instance, values: dict, locals_: dict, origin: str) -> tuple:
         """What this call tells the callee about its parameters: each argument evaluated over
         the caller's known parameters and locals (a constant, ``n - rem``), narrowed to the
-        range of its integer type (a 32-bit ``rocblas_int`` passed as ``int64_t``)."""
-        out: dict[str, _Binding] = {}
+        range of its integer type (a 32-bit ``rocblas_int`` passed as ``int64_t``). As
+        (parameter, ("inherit", caller parameter) or ("value", interval, origin)) pairs."""
+        out = []
         ranges = call.ranges or (None,) * len(call.args)
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
                 continue
-            if arg[0] == "param" and arg[1] in env and (rng is None or _within(env[arg[1]].value, rng)):
-                out[param] = env[arg[1]]
+            if arg[0] == "param" and arg[1] in values and (rng is None or _within(values[arg[1]], rng)):
+                out.append((param, ("inherit", arg[1])))
                 continue
             iv = interval(arg, values, locals_)
             if iv is not None and rng is not None:
                 iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None
             if iv is not None:
-                out[param] = _Binding(iv, origin)
+                out.append((param, ("value", iv, origin)))
             elif rng is not None:
-                out[param] = _Binding(rng, f"its type at {origin}")
-        return out
+                out.append((param, ("value", rng, f"its type at {origin}")))
+        return tuple(out)
 
     # ------------------------------------------------------------------ verdicts
 

@@ -29,20 +29,7 @@ from miner.liveness.evaluate import Interval, interval, params_of, truthiness
 from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
-_MAX_CONTEXTS = 8  # argument contexts per instance and entry before its arguments are dropped
-
-
-def _join(a: dict[str, _Binding], b: dict[str, _Binding]) -> dict[str, _Binding]:
-    """Each parameter bound in both, to the smallest interval holding both values."""
-    out = {}
-    for k in a.keys() & b.keys():
-        (alo, ahi), (blo, bhi) = a[k].value, b[k].value
-        out[k] = a[k] if (alo, ahi) == (blo, bhi) else _Binding((min(alo, blo), max(ahi, bhi)), "several callers")
-    return out
-
-
-def _within(inner: Interval, outer: Interval) -> bool:
-    return outer[0] <= inner[0] and inner[1] <= outer[1]
+_MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
 
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
@@ -64,6 +51,19 @@ class _Binding:
         lo, hi = self.value
         what = f"{param} = {lo}" if lo == hi else f"{param} in [{lo}, {hi}]"
         return f"{what} ({self.origin})"
+
+
+def _join(a: dict[str, _Binding], b: dict[str, _Binding]) -> dict[str, _Binding]:
+    """Each parameter bound in both, to the smallest interval holding both values."""
+    out = {}
+    for k in a.keys() & b.keys():
+        (alo, ahi), (blo, bhi) = a[k].value, b[k].value
+        out[k] = a[k] if (alo, ahi) == (blo, bhi) else _Binding((min(alo, blo), max(ahi, bhi)), "several callers")
+    return out
+
+
+def _within(inner: Interval, outer: Interval) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
 @dataclass

@@ -73,6 +73,7 @@ class Analysis:
     traversals: dict[str, Traversal]
     roots: dict[str, str | None]
     liveness: dict[str, dict[str, NodeVerdict]]  # entry -> included node -> verdict
+    reader: SourceReader  # the checkout's files (and --with libraries'), read once for the run
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -131,9 +132,9 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     for i, e in enumerate(selected, 1):
         traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
+    reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
     liveness = {}
     if opts.liveness:
-        reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
         build = BuildDeadFinder(
             g, index_inactive(parsed), reader.data, keep=lambda n: rules.verdict(n, g.nodes[n]).action == "follow"
         )
@@ -141,7 +142,7 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
         for i, e in enumerate(selected, 1):
             liveness[e.name] = analyser.verdicts(traversals[e.name], e.variant)
             progress("liveness", i, len(selected))
-    return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness)
+    return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness, reader)
 
 
 def _parse_library(
@@ -216,8 +217,7 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create output directory: {exc.strerror}", path=str(out)) from exc
-    other_roots = {other_prefix(k): v.resolve() for k, v in opts.with_libraries.items()}
-    reader = SourceReader(a.checkout.root, a.profile.include_dirs, other_roots)
+    reader = a.reader
     builder = BundleBuilder(a.graph, reader, a.profile.name)
     not_reached: list[NotReached] = []
     views: list[EntryView] = []

@@ -138,12 +138,6 @@ def interval(
     return None
 
 
-def evaluate(expr: Expr, env: Mapping[str, int], locals_: Mapping[str, Expr] | None = None) -> int | None:
-    """The exact value of ``expr`` when every parameter it reads is a known constant."""
-    iv = interval(expr, {k: (v, v) for k, v in env.items()}, locals_)
-    return iv[0] if iv is not None and iv[0] == iv[1] else None
-
-
 def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0) -> set[str]:
     """The parameters an expression reads, through the initializers of the locals it reads."""
     tag = expr[0]

@@ -1,4 +1,11 @@
-from miner.liveness.evaluate import evaluate, params_of
+from miner.liveness.evaluate import interval, params_of
+
+
+def evaluate(expr, env):
+    """The exact value of ``expr`` under constant parameters, None when it is not one value."""
+    iv = interval(expr, {k: (v, v) for k, v in env.items()})
+    return iv[0] if iv is not None and iv[0] == iv[1] else None
+
 
 UNKNOWN = ("unknown",)
 

@@ -1,0 +1,115 @@
+"""The chat client: the official ``openai`` package against any OpenAI-compatible server.
+
+Retries with backoff on 429, 5xx, connection errors and timeouts are the package's own (it honours
+``Retry-After``); what is still failing after them comes back as a ``ChatResult`` with ``failure``
+set, never as an exception, so one bad request never ends a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import dataclass, replace
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from miner.agent.config import AgentConfig
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    text: str
+    parsed: BaseModel | None
+    finish_reason: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    system_fingerprint: str = ""
+    retries: int = 0
+    seconds: float = 0.0
+    failure: str | None = None  # "length", "unparsable", "timeout", "http-429", "http-500", "connection", ...
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+class AgentClient:
+    """Bounded-concurrency chat completions; use as ``async with AgentClient(config) as client``."""
+
+    def __init__(self, config: AgentConfig) -> None:
+        self.config = config
+        self._openai = openai.AsyncOpenAI(
+            base_url=config.base_url,
+            api_key=config.api_key or "unused",
+            timeout=config.timeout_s,
+            max_retries=config.max_retries,
+        )
+        self._slots = asyncio.Semaphore(config.concurrency)
+
+    async def __aenter__(self) -> AgentClient:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self._openai.close()
+
+    async def chat(self, messages: list[dict], schema: type[BaseModel] | None = None) -> ChatResult:
+        """One completion; with ``schema``, the answer must be a JSON object that validates against it."""
+        config = self.config
+        request: dict[str, object] = {
+            "model": config.model,
+            "messages": messages,
+            "temperature": config.temperature,
+            "max_tokens": config.max_tokens,
+        }
+        if config.seed is not None:
+            request["seed"] = config.seed
+        if schema is not None:
+            request["response_format"] = {"type": "json_object"}
+        started = time.perf_counter()
+        async with self._slots:
+            try:
+                raw = await self._openai.chat.completions.with_raw_response.create(**request)
+                completion = raw.parse()
+            except openai.APITimeoutError:
+                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="timeout")
+            except openai.APIStatusError as exc:
+                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure=f"http-{exc.status_code}")
+            except openai.APIConnectionError:
+                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="connection")
+            except (openai.APIResponseValidationError, json.JSONDecodeError):
+                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="bad-response")
+        seconds = time.perf_counter() - started
+        choice = completion.choices[0] if completion.choices else None
+        text = (choice.message.content or "") if choice else ""
+        usage = completion.usage
+        result = ChatResult(
+            text=text,
+            parsed=None,
+            finish_reason=(choice.finish_reason or "") if choice else "",
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            system_fingerprint=completion.system_fingerprint or "",
+            retries=raw.retries_taken,
+            seconds=seconds,
+        )
+        if result.finish_reason == "length":
+            return replace(result, failure="length")
+        if schema is None:
+            return result
+        parsed = parse_json_answer(text, schema)
+        return replace(result, parsed=parsed, failure=None if parsed is not None else "unparsable")
+
+
+def parse_json_answer(text: str, schema: type[BaseModel]) -> BaseModel | None:
+    """The answer as ``schema``, accepting a JSON object wrapped in a Markdown code fence; None when invalid."""
+    fenced = _FENCE.match(text)
+    body = fenced.group(1) if fenced else text
+    try:
+        return schema.model_validate_json(body)
+    except ValidationError:
+        return None

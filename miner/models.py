@@ -412,3 +412,168 @@ class RunSummary(BaseModel):
     tus_failed: dict[str, int]
     cache_hits: int
     wall_seconds: float
+
+
+# ---------------------------------------------------------------------------------------------
+# QA: static kernel facts, grounded question-answer records
+
+
+class Located(BaseModel):
+    """A piece of code a fact rests on: its region, first and last line, and the text of those lines."""
+
+    model_config = _STRICT
+    region: str
+    start_line: int
+    end_line: int
+    text: str  # the cited lines, whitespace collapsed
+    directive: str = ""  # the enclosing preprocessor condition, "#if DEVICE_GRID_YZ_16BIT", when there is one
+    directive_lines: list[int] = []  # where that condition is written (the #if, and the #else when in one)
+
+
+class ThreadMapping(Located):
+    variable: str
+    expression: str
+
+
+class SharedDecl(Located):
+    name: str
+    declaration: str
+
+
+class LoopFact(Located):
+    header: str  # "for(int j = 0; j < WIN && i < n; j++, i += inc)"
+    depth: int  # 1 for an outermost loop of the function
+    unroll: str = ""  # the ``#pragma unroll`` argument in front of it, "full" without one
+
+
+class Access(Located):
+    expression: str  # the subscript expression, "y[i * int64_t(incy)]"
+
+
+class BranchFact(Located):
+    condition: str  # as written, "incx == 1 && incy == 1"
+    branch: str  # "then", "else", "case <value>", "default"
+    label_line: int = 0  # for a switch: the line of the case label taken
+
+
+class CallFact(Located):
+    name: str  # the callee: a barrier, atomic, cross-lane builtin or device helper
+
+
+class LaunchFact(BaseModel):
+    model_config = _STRICT
+    launcher: str  # region id
+    launcher_name: str
+    statement: Located  # the launch statement
+    via: str
+    grid: str
+    block: str
+    shared_mem: str
+    stream: str
+    conditions: list[BranchFact] = []  # the branch conditions on the way, each at its lines
+    declarations: list[Located] = []  # where the grid and block variables are defined
+
+
+class KernelFacts(BaseModel):
+    """What tree-sitter and the bundle's launch sites say about one kernel and its device helpers."""
+
+    model_config = _STRICT
+    kernel: str  # region id
+    name: str
+    signature: Located
+    launch_bounds: str = ""  # the ROCBLAS_KERNEL(NB) / __launch_bounds__ argument
+    template_params: list[str] = []
+    params: list[str] = []
+    helpers: list[CallFact] = []  # device helpers the kernel calls (in the kernel's region)
+    thread_mapping: list[ThreadMapping] = []
+    boundary_checks: list[Located] = []
+    global_accesses: list[Access] = []
+    shared: list[SharedDecl] = []
+    loops: list[LoopFact] = []
+    barriers: list[CallFact] = []
+    atomics: list[CallFact] = []
+    cross_lane: list[CallFact] = []  # shuffles, DPP, ballots, swizzles
+    reductions: list[CallFact] = []  # calls of *reduce* helpers
+    launches: list[LaunchFact] = []
+    early_exits: list[Located] = []  # ``if (...) return`` in the launchers before the launch
+
+
+class Evidence(BaseModel):
+    """What an answer cites: lines of one region, and the identifiers and numbers it takes from them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    region: str
+    start_line: int
+    end_line: int
+    identifiers: list[str] = []
+    numbers: list[str] = []
+
+
+class QAItem(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    category: str
+    question: str
+    answer: str
+    evidence: list[Evidence]
+
+
+class QAAnswer(BaseModel):
+    """The JSON a model returns for a QA request."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    items: list[QAItem]
+
+
+class InstructionAnswer(BaseModel):
+    """The JSON a model returns for an implementation-sample request: the instruction only."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    instruction: str
+    evidence: list[Evidence] = []
+
+
+class Grounding(BaseModel):
+    model_config = _STRICT
+    grounded: bool
+    findings: list[str] = []  # why not: each cited line, identifier, number or quote that does not check out
+
+
+class QARecord(BaseModel):
+    """One kept QA item or implementation sample, with where it came from and its verdicts."""
+
+    model_config = _STRICT
+    id: str
+    kind: Literal["qa", "implementation"]
+    category: str
+    library: str
+    bundle: str
+    bundle_sha256: str
+    kernel: str  # region id
+    kernel_name: str
+    entries: list[str]  # the bundle's entries the kernel is live for
+    question: str  # for implementation samples: the instruction
+    answer: str  # for implementation samples: the verbatim kernel and launcher
+    evidence: list[Evidence]
+    generator: str  # "static-facts/<version>" or "model:<name>"
+    prompt_sha256: str
+    sampling: dict[str, float | int | None]
+    system_fingerprint: str = ""
+    attempt: int = 1  # 2 when kept after a regeneration with the verifier's findings
+    grounding: Grounding
+    flags: list[str] = []  # contradictions with the static facts (model answers)
+
+
+class QAUnit(BaseModel):
+    """One unit of work (a kernel of a bundle, one task) as journalled: its key, records and costs."""
+
+    model_config = _STRICT
+    key: str
+    bundle: str
+    kernel: str
+    task: Literal["qa", "implementation"]
+    records: list[QARecord]
+    dropped: dict[str, int] = {}  # reason -> items (or requests) dropped
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    retries: int = 0

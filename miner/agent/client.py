@@ -78,7 +78,9 @@ class AgentClient:
             except openai.APITimeoutError:
                 return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="timeout")
             except openai.APIStatusError as exc:
-                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure=f"http-{exc.status_code}")
+                return ChatResult(
+                    "", None, "", seconds=time.perf_counter() - started, failure=f"http-{exc.status_code}"
+                )
             except openai.APIConnectionError:
                 return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="connection")
             except (openai.APIResponseValidationError, json.JSONDecodeError):

@@ -1,0 +1,400 @@
+"""Static facts about one kernel, read off its verbatim code with tree-sitter and off the bundle's launch sites.
+
+Every fact carries the lines it was read from, so that a question built on it can cite them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import tree_sitter as ts
+
+from miner.models import (
+    Access,
+    BranchFact,
+    CallFact,
+    KernelFacts,
+    LaunchFact,
+    Located,
+    LoopFact,
+    Region,
+    SharedDecl,
+    ThreadMapping,
+)
+from miner.parse.treesitter_facts import parser
+from miner.qa.context import KernelContext, cited_text
+
+THREAD_INDEX = re.compile(
+    r"\b(?:threadIdx|blockIdx|blockDim|gridDim|hip(?:Thread|Block)(?:Idx|Dim)_[xyz]|hipGridDim_[xyz])\b"
+)
+BARRIERS = frozenset(
+    {
+        "__syncthreads",
+        "__syncwarp",
+        "__threadfence",
+        "__threadfence_block",
+        "__threadfence_system",
+        "__builtin_amdgcn_s_barrier",
+        "__builtin_amdgcn_wave_barrier",
+        "__builtin_amdgcn_fence",
+    }
+)
+ATOMIC = re.compile(r"^(?:atomic|__hip_atomic|__atomic|safeAtomic|unsafeAtomic)")
+CROSS_LANE = re.compile(
+    r"^(?:__shfl|__ballot|__any|__all|__reduce_|__builtin_amdgcn_(?:ds_swizzle|mov_dpp|update_dpp|ds_bpermute|"
+    r"ds_permute|readlane|readfirstlane))"
+)
+_LAUNCH_BOUNDS = re.compile(r"(__launch_bounds__\s*\([^)]*\)|\b[A-Z][A-Z0-9_]*KERNEL[A-Z0-9_]*\s*\([^)]*\))")
+_COMPARISON = re.compile(r"[<>]=?")
+_LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
+_MAX_ACCESSES = 8
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=4096)
+def _tree(code: str) -> ts.Tree:
+    return parser().parse(code.encode())
+
+
+def _text(node: ts.Node) -> str:
+    return node.text.decode(errors="replace")
+
+
+def _located(region: Region, node: ts.Node) -> Located:
+    first, final = region.start_line + node.start_point[0], region.start_line + node.end_point[0]
+    return Located(
+        region=region.id,
+        start_line=first,
+        end_line=final,
+        text=collapse(cited_text(region, first, final) or ""),
+        **_directive(region, first),
+    )
+
+
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+@lru_cache(maxsize=4096)
+def _directives(code: str) -> tuple[tuple[str, tuple[int, ...]] | None, ...]:
+    """For each line of the code (0-based), the innermost preprocessor condition around it and its lines.
+
+    Read off the text rather than tree-sitter's tree: a block that opens a brace under ``#if`` and
+    closes it under another leaves the tree's ``preproc_if`` nodes spanning far more than the block."""
+    open_blocks: list[tuple[str, tuple[int, ...]]] = []
+    out: list[tuple[str, tuple[int, ...]] | None] = []
+    for index, line in enumerate(code.split("\n")):
+        match = _DIRECTIVE.match(line)
+        if match:
+            keyword, rest = match.group(1), " ".join(match.group(2).split("//")[0].split())
+            if keyword in ("if", "ifdef", "ifndef"):
+                open_blocks.append((f"#{keyword} {rest}".strip(), (index,)))
+            elif keyword in ("elif", "else") and open_blocks:
+                opened, lines = open_blocks[-1]
+                base = opened.split(" of ", 1)[-1]
+                text = f"#else of {base}" if keyword == "else" else f"#elif {rest}"
+                open_blocks[-1] = (text, (lines[0], index))
+            elif keyword == "endif" and open_blocks:
+                open_blocks.pop()
+            out.append(None)
+            continue
+        out.append(open_blocks[-1] if open_blocks else None)
+    return tuple(out)
+
+
+def _directive(region: Region, first_line: int) -> dict[str, object]:
+    """``directive`` and ``directive_lines`` for a fact starting at ``first_line`` of the region."""
+    found = _directives(region.code)[first_line - region.start_line]
+    if found is None:
+        return {}
+    text, lines = found
+    return {"directive": text, "directive_lines": [region.start_line + i for i in lines]}
+
+
+def _walk(node: ts.Node):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def _function(tree: ts.Tree) -> ts.Node | None:
+    return next((n for n in _walk(tree.root_node) if n.type == "function_definition"), None)
+
+
+def _callee(call: ts.Node) -> str:
+    fn = call.child_by_field_name("function")
+    while fn is not None and fn.type in ("template_function", "qualified_identifier", "field_expression"):
+        fn = fn.child_by_field_name("name") or fn.child_by_field_name("field")
+    return _text(fn) if fn is not None and fn.type in ("identifier", "field_identifier") else ""
+
+
+def _ancestors(node: ts.Node):
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def kernel_facts(context: KernelContext) -> KernelFacts:
+    kernel = context.kernel
+    tree = _tree(kernel.code)
+    function = _function(tree)
+    body = function.child_by_field_name("body") if function is not None else None
+    head_end = body.start_point[0] if body is not None else 0
+    head = "\n".join(kernel.code.split("\n")[: head_end + 1])
+    signature_last = kernel.start_line + max(head_end - 1, 0) if body is not None and head_end else kernel.start_line
+    signature = Located(
+        region=kernel.id,
+        start_line=kernel.start_line,
+        end_line=signature_last,
+        text=collapse(cited_text(kernel, kernel.start_line, signature_last) or ""),
+    )
+    bounds = _LAUNCH_BOUNDS.search(head)
+    helper_names = {h.name for h in context.helpers}
+    facts: dict[str, list] = {
+        k: []
+        for k in (
+            "helpers",
+            "thread_mapping",
+            "boundary_checks",
+            "global_accesses",
+            "shared",
+            "loops",
+            "barriers",
+            "atomics",
+            "cross_lane",
+            "reductions",
+        )
+    }
+    if body is not None:
+        _kernel_body_facts(kernel, body, helper_names, facts)
+    for helper in context.helpers:
+        helper_fn = _function(_tree(helper.code))
+        if helper_fn is not None:
+            _synchronisation_facts(helper, helper_fn, facts)
+    return KernelFacts(
+        kernel=kernel.id,
+        name=kernel.name,
+        signature=signature,
+        launch_bounds=collapse(bounds.group(1)) if bounds else "",
+        template_params=_template_params(tree),
+        params=[collapse(_text(p)) for p in _params(function)],
+        launches=[_launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)],
+        early_exits=_early_exits(context),
+        **facts,
+    )
+
+
+def _template_params(tree: ts.Tree) -> list[str]:
+    node = next((n for n in _walk(tree.root_node) if n.type == "template_parameter_list"), None)
+    return [collapse(_text(c)) for c in node.named_children] if node is not None else []
+
+
+def _params(function: ts.Node | None) -> list[ts.Node]:
+    if function is None:
+        return []
+    declarator = next((n for n in _walk(function) if n.type == "function_declarator"), None)
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    return [c for c in params.named_children if c.type == "parameter_declaration"] if params is not None else []
+
+
+def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], facts: dict[str, list]) -> None:
+    mapped: set[str] = set()
+    seen_access: set[str] = set()
+    for node in _walk(body):
+        if node.type == "init_declarator" or (node.type == "assignment_expression" and _text(node.children[1]) == "="):
+            target, value = node.children[0], node.children[-1]
+            value_names = set(re.findall(r"\w+", _text(value)))
+            if THREAD_INDEX.search(_text(value)) or (value_names & mapped and node.type == "init_declarator"):
+                name = _text(target).lstrip("*&").strip()
+                mapped.add(name)
+                statement = node.parent if node.parent is not None else node
+                facts["thread_mapping"].append(
+                    ThreadMapping(
+                        **_located(kernel, statement).model_dump(), variable=name, expression=collapse(_text(value))
+                    )
+                )
+        elif node.type == "if_statement":
+            condition = node.child_by_field_name("condition")
+            text = _text(condition) if condition is not None else ""
+            names = set(re.findall(r"\w+", text))
+            if _COMPARISON.search(text) and (names & mapped or THREAD_INDEX.search(text)):
+                facts["boundary_checks"].append(_located(kernel, condition))
+        elif node.type in _LOOPS:
+            facts["loops"].append(_loop_fact(kernel, node))
+        elif (
+            node.type == "subscript_expression"
+            and node.parent is not None
+            and node.parent.type != "subscript_expression"
+        ):
+            text = collapse(_text(node))
+            index_names = set(re.findall(r"\w+", text.split("[", 1)[-1]))
+            strided = any(n.startswith(("inc", "ld", "stride")) for n in index_names)
+            if (strided or index_names & mapped) and text not in seen_access and len(seen_access) < _MAX_ACCESSES:
+                seen_access.add(text)
+                facts["global_accesses"].append(Access(**_located(kernel, node).model_dump(), expression=text))
+        elif node.type == "call_expression" and _callee(node) in helper_names:
+            facts["helpers"].append(CallFact(**_located(kernel, node).model_dump(), name=_callee(node)))
+    fn = body.parent
+    if fn is not None:
+        _synchronisation_facts(kernel, fn, facts)
+
+
+def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list]) -> None:
+    for node in _walk(function):
+        if node.type == "declaration" and "__shared__" in _text(node).split("=")[0]:
+            declarator = next(
+                (c for c in node.named_children if c.type in ("array_declarator", "identifier", "init_declarator")),
+                None,
+            )
+            name = re.match(r"\w+", _text(declarator)) if declarator is not None else None
+            facts["shared"].append(
+                SharedDecl(
+                    **_located(region, node).model_dump(),
+                    name=name.group(0) if name else "",
+                    declaration=collapse(_text(node)),
+                )
+            )
+        elif node.type == "call_expression":
+            name = _callee(node)
+            if not name:
+                continue
+            fact = CallFact(**_located(region, node).model_dump(), name=name)
+            if name in BARRIERS:
+                facts["barriers"].append(fact)
+            elif ATOMIC.match(name):
+                facts["atomics"].append(fact)
+            elif CROSS_LANE.match(name):
+                facts["cross_lane"].append(fact)
+            elif "reduce" in name.lower():
+                facts["reductions"].append(fact)
+
+
+def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
+    body = node.child_by_field_name("body")
+    header_text = _text(node)[: body.start_byte - node.start_byte] if body is not None else _text(node)
+    if node.type == "do_statement":
+        condition = node.child_by_field_name("condition")
+        header_text = f"do ... while{_text(condition)}" if condition is not None else "do ... while"
+    depth = 1 + sum(1 for a in _ancestors(node) if a.type in _LOOPS)
+    unroll = ""
+    previous = node.prev_named_sibling
+    if previous is not None and previous.type == "preproc_call" and _text(previous).split()[1:2] == ["unroll"]:
+        words = _text(previous).split()
+        unroll = words[2] if len(words) > 2 else "full"
+    last = body.start_point[0] if body is not None else node.end_point[0]
+    first_line = region.start_line + (previous.start_point[0] if unroll else node.start_point[0])
+    last_line = region.start_line + last
+    return LoopFact(
+        region=region.id,
+        start_line=first_line,
+        end_line=last_line,
+        text=collapse(cited_text(region, first_line, last_line) or ""),
+        **_directive(region, first_line),
+        header=collapse(header_text),
+        depth=depth,
+        unroll=unroll,
+    )
+
+
+def _launch_fact(context: KernelContext, site) -> LaunchFact:
+    launcher = context.region(site.launcher)
+    assert launcher is not None
+    lines = launcher.code.split("\n")
+    end = site.line
+    while end < launcher.end_line and ";" not in lines[end - launcher.start_line] and end - site.line < 80:
+        end += 1
+    statement = Located(
+        region=launcher.id,
+        start_line=site.line,
+        end_line=end,
+        text=collapse(cited_text(launcher, site.line, end) or ""),
+    )
+    conditions = [
+        _condition(launcher, c, site.line)
+        for c in site.conditions
+        if launcher.start_line <= c.line <= launcher.end_line
+    ]
+    declarations = []
+    for variable in {site.grid, site.block}:
+        if not re.fullmatch(r"\w+", variable):
+            continue
+        pattern = re.compile(rf"\b(?:dim3|int|auto|rocblas_int|size_t|int64_t|uint32_t|unsigned)\b[^;=]*\b{variable}\b")
+        for line in range(site.line - 1, launcher.start_line - 1, -1):
+            if pattern.search(lines[line - launcher.start_line]):
+                text = collapse(lines[line - launcher.start_line])
+                declarations.append(Located(region=launcher.id, start_line=line, end_line=line, text=text))
+                break
+    return LaunchFact(
+        launcher=launcher.id,
+        launcher_name=launcher.name,
+        statement=statement,
+        via=site.via,
+        grid=site.grid,
+        block=site.block,
+        shared_mem=site.shared_mem,
+        stream=site.stream,
+        conditions=conditions,
+        declarations=sorted(declarations, key=lambda d: d.start_line),
+    )
+
+
+def _early_exits(context: KernelContext) -> list[Located]:
+    """``if (...) return ...;`` statements of the launchers that run before their first launch of the kernel."""
+    found: dict[tuple[str, int], Located] = {}
+    for site in context.launch_sites:
+        launcher = context.region(site.launcher)
+        if launcher is None:
+            continue
+        function = _function(_tree(launcher.code))
+        if function is None:
+            continue
+        for node in _walk(function):
+            if node.type != "if_statement" or launcher.start_line + node.start_point[0] >= site.line:
+                continue
+            consequence = node.child_by_field_name("consequence")
+            statements = (
+                consequence.named_children
+                if consequence is not None and consequence.type == "compound_statement"
+                else [consequence]
+            )
+            if len(statements) == 1 and statements[0] is not None and statements[0].type == "return_statement":
+                condition = node.child_by_field_name("condition")
+                if condition is None or node.end_point[0] - node.start_point[0] > 3:
+                    continue
+                located = _located(launcher, node)
+                found.setdefault((located.region, located.start_line), located)
+    return sorted(found.values(), key=lambda d: (d.region, d.start_line))
+
+
+def _condition(launcher: Region, condition, before: int) -> BranchFact:
+    """The lines of a branch condition: from its line until its whole text has been seen (at most 6 lines)."""
+    wanted = "".join(condition.text.split())
+    last = condition.line
+    while last < min(launcher.end_line, condition.line + 5):
+        if wanted in "".join((cited_text(launcher, condition.line, last) or "").split()):
+            break
+        last += 1
+    text = collapse(cited_text(launcher, condition.line, last) or "")
+    label_line = 0
+    if condition.branch.startswith(("case ", "default")):
+        label = "".join(condition.branch.split())
+        lines = launcher.code.split("\n")
+        for line in range(before, condition.line, -1):
+            if "".join(lines[line - launcher.start_line].split()).startswith(label):
+                label_line = line
+                break
+    return BranchFact(
+        label_line=label_line,
+        region=launcher.id,
+        start_line=condition.line,
+        end_line=last,
+        text=text,
+        condition=condition.text,
+        branch=condition.branch,
+    )

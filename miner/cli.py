@@ -59,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("path", type=Path)
     ep.add_argument("--library")
 
+    mine.add_argument("--qa", action="store_true", help="end with grounded QA from the offline static-fact generator")
+
+    from miner.qa.cli import add_parser as add_qa_parser
+
+    add_qa_parser(sub)
+
     graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
     common(graph)
     graph.add_argument("entry", help="entry point name")
@@ -75,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
             return _mine(args, console)
         if args.command == "graph":
             return _graph(args)
+        if args.command == "qa":
+            from miner.qa.cli import run as run_qa_command
+
+            return run_qa_command(args, console)
     except MinerError as exc:
         _say(f"error: {exc}")
         return 2
@@ -145,6 +155,12 @@ def _mine(args, console: Console) -> int:
         table.add_row(key.replace("_", " "), str(value))
     Console().print(table)
     print(f"bundles: {opts.out / 'bundles.jsonl'}")
+    if args.qa:
+        from miner.qa.cli import print_summary, run_with_progress
+        from miner.qa.run import QAOptions
+
+        qa_options = QAOptions(bundles=opts.out, out=opts.out)
+        print_summary(run_with_progress(qa_options, console), qa_options)
     return 0
 
 

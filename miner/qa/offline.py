@@ -320,7 +320,7 @@ class OfflineGenerator:
 
 
 def _config(launch: LaunchFact) -> str:
-    via = "with the triple-chevron launch syntax" if launch.via == "<<<>>>" else f"through `{launch.via}`"
+    via = "using the triple-chevron launch syntax" if launch.via == "<<<>>>" else f"through `{launch.via}`"
     parts = [
         f"{what} `{text}`"
         for what, text in (

@@ -1,0 +1,114 @@
+"""The `qa` subcommand: arguments, progress bar and summary table around ``run_qa``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from miner.agent.config import AgentConfig
+from miner.qa.offline import CATEGORIES
+from miner.qa.run import DryRun, QAOptions, QASummary, run_qa
+
+
+def add_parser(sub) -> None:
+    qa = sub.add_parser("qa", help="grounded question-answer pairs from context bundles")
+    qa.add_argument("bundles", type=Path, help="bundles.jsonl, or the output directory of `rocm-miner mine`")
+    qa.add_argument("--out", type=Path, default=None, help="output directory (default: beside the bundles)")
+    qa.add_argument(
+        "--model", help="model name; without one (here, in --config or OPENAI_MODEL) QA is generated offline"
+    )
+    qa.add_argument("--base-url", help="OpenAI-compatible endpoint (default OPENAI_BASE_URL)")
+    qa.add_argument("--config", type=Path, help="TOML file with an [agent] table (model, base_url, prices, ...)")
+    qa.add_argument("--concurrency", type=int, help="requests in flight (default 8)")
+    qa.add_argument("--temperature", type=float)
+    qa.add_argument("--seed", type=int)
+    qa.add_argument("--max-tokens", type=int)
+    qa.add_argument("--categories", default=",".join(CATEGORIES), help=f"comma-separated, of: {', '.join(CATEGORIES)}")
+    qa.add_argument("--limit", type=int, help="only the first N bundles")
+    qa.add_argument(
+        "--offline", action="store_true", help="use the static-fact generator even when a model is configured"
+    )
+    qa.add_argument("--no-implementation", action="store_true", help="QA pairs only, no implementation samples")
+    qa.add_argument("--prompt-version", default="v1")
+    qa.add_argument("--dry-run", action="store_true", help="print what a run would request, and stop")
+
+
+def options_from_args(args: argparse.Namespace) -> QAOptions:
+    agent = None
+    if not args.offline:
+        agent = AgentConfig.from_env(
+            args.config,
+            model=args.model,
+            base_url=args.base_url,
+            concurrency=args.concurrency,
+            temperature=args.temperature,
+            seed=args.seed,
+            max_tokens=args.max_tokens,
+        )
+    out = args.out or (args.bundles if args.bundles.is_dir() else args.bundles.parent)
+    return QAOptions(
+        bundles=args.bundles,
+        out=out,
+        agent=agent,
+        categories=tuple(c.strip() for c in args.categories.split(",") if c.strip()),
+        tasks=("qa",) if args.no_implementation else ("qa", "implementation"),
+        limit=args.limit,
+        dry_run=args.dry_run,
+        prompt_version=args.prompt_version,
+    )
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    options = options_from_args(args)
+    result = run_with_progress(options, console)
+    if isinstance(result, DryRun):
+        print(
+            f"{result.units} units, {result.cached} already done; {result.requests} requests "
+            f"(plus at most one regeneration each), ~{result.prompt_tokens:,} prompt tokens, "
+            f"at most {result.max_completion_tokens:,} completion tokens"
+        )
+        return 0
+    print_summary(result, options)
+    return 0
+
+
+def run_with_progress(options: QAOptions, console: Console) -> QASummary | DryRun:
+    with Progress(
+        TextColumn("qa"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+    ) as bar:
+        task = bar.add_task("qa", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return run_qa(options, progress)
+
+
+def print_summary(summary: QASummary, options: QAOptions) -> None:
+    table = Table(title=f"rocm-miner qa: {summary.generator}", show_header=False)
+    rows = {
+        "bundles (with a live kernel)": f"{summary.bundles} ({summary.bundles_with_kernels})",
+        "kernels": summary.kernels,
+        "units (cached)": f"{summary.units} ({summary.units_cached})",
+        "kept": sum(summary.kept.values()),
+        "kept per category": ", ".join(f"{k} {v}" for k, v in sorted(summary.kept.items())),
+        "dropped": ", ".join(f"{k} {v}" for k, v in sorted(summary.dropped.items())) or "0",
+        "flagged by static facts": summary.flagged,
+        "requests (retries)": f"{summary.requests} ({summary.retries})",
+        "tokens (prompt / completion)": f"{summary.prompt_tokens:,} / {summary.completion_tokens:,}",
+        "seconds": summary.seconds,
+    }
+    if summary.cost_usd is not None:
+        rows["cost (USD)"] = summary.cost_usd
+    if summary.units_failed:
+        rows["units to redo (re-run)"] = ", ".join(f"{k} {v}" for k, v in sorted(summary.units_failed.items()))
+    if summary.families_below_five_categories:
+        rows["families with < 5 categories"] = len(summary.families_below_five_categories)
+    for key, value in rows.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+    print(f"qa: {options.out / 'qa.jsonl'}")

@@ -1,0 +1,212 @@
+"""`rocm-miner qa`: bundles in, grounded QA records out, resumable, with a summary of what it cost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from miner.agent.client import AgentClient
+from miner.agent.config import AgentConfig
+from miner.bundle.write import write_jsonl_atomic
+from miner.errors import InputError, OutputError
+from miner.models import Bundle, QAUnit
+from miner.qa.context import live_kernels
+from miner.qa.journal import Journal
+from miner.qa.model_engine import ModelEngine
+from miner.qa.offline import CATEGORIES
+from miner.qa.offline_engine import OfflineEngine
+from miner.qa.prompts import PROMPTS_DIR, load_prompts
+from miner.qa.units import TASKS, Unit
+
+Progress = Callable[[int, int], None]
+_CHARS_PER_TOKEN = 3.5
+
+
+@dataclass(frozen=True)
+class QAOptions:
+    bundles: Path
+    out: Path
+    agent: AgentConfig | None = None  # None: the offline static-fact generator
+    categories: tuple[str, ...] = CATEGORIES
+    tasks: tuple[str, ...] = TASKS
+    limit: int | None = None  # bundles
+    dry_run: bool = False
+    prompts_dir: Path = PROMPTS_DIR
+    prompt_version: str = "v1"
+
+
+@dataclass
+class QASummary:
+    generator: str
+    bundles: int = 0
+    bundles_with_kernels: int = 0
+    kernels: int = 0
+    units: int = 0
+    units_cached: int = 0
+    units_failed: Counter = field(default_factory=Counter)  # transient request failures, redone by a re-run
+    kept: Counter = field(default_factory=Counter)  # per category
+    dropped: Counter = field(default_factory=Counter)  # per reason
+    flagged: int = 0
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    retries: int = 0
+    cost_usd: float | None = None
+    seconds: float = 0.0
+    families_below_five_categories: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        out = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in self.__dict__.items()}
+        out["kept_total"] = sum(self.kept.values())
+        out["dropped_total"] = sum(self.dropped.values())
+        return out
+
+
+@dataclass(frozen=True)
+class DryRun:
+    units: int
+    cached: int
+    requests: int  # for the units not cached, one each (a regeneration may add one)
+    prompt_tokens: int  # estimated
+    max_completion_tokens: int
+
+
+def read_bundles(path: Path, limit: int | None = None) -> Iterator[Bundle]:
+    file = path / "bundles.jsonl" if path.is_dir() else path
+    if not file.is_file():
+        raise InputError(f"no bundles at {path} (expected bundles.jsonl or a mine output directory)")
+    with open(file, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if limit is not None and number > limit:
+                return
+            if not line.strip():
+                continue
+            try:
+                yield Bundle.model_validate_json(line)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first["loc"])
+                raise InputError(f"{file}:{number}: not a bundle ({where}: {first['msg']})") from None
+
+
+def plan_units(options: QAOptions, summary: QASummary) -> list[Unit]:
+    unknown = sorted(set(options.categories) - set(CATEGORIES))
+    if unknown:
+        raise InputError(f"unknown QA categories: {', '.join(unknown)} (known: {', '.join(CATEGORIES)})")
+    units = []
+    for bundle in read_bundles(options.bundles, options.limit):
+        summary.bundles += 1
+        contexts = live_kernels(bundle)
+        summary.bundles_with_kernels += bool(contexts)
+        summary.kernels += len(contexts)
+        units += [Unit(context, task, options.categories) for context in contexts for task in options.tasks]
+    return units
+
+
+def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | DryRun:
+    started = time.perf_counter()
+    offline = options.agent is None or not options.agent.model
+    summary = QASummary(generator=OfflineEngine.generator if offline else f"model:{options.agent.model}")
+    units = plan_units(options, summary)
+    try:
+        options.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create {options.out}: {exc.strerror}") from None
+    journal = Journal(options.out / "qa_units.jsonl")
+    try:
+        if offline:
+            engine = OfflineEngine()
+            keys = [engine.key(u) for u in units]
+            summary.units_cached = sum(k in journal for k in keys)
+            if options.dry_run:
+                return DryRun(len(units), sum(k in journal for k in keys), 0, 0, 0)
+            for done, (unit, key) in enumerate(zip(units, keys, strict=True), 1):
+                if key not in journal:
+                    journal.append(engine.run(unit))
+                if progress:
+                    progress(done, len(units))
+        else:
+            prompts = {task: load_prompts(task, options.prompt_version, options.prompts_dir) for task in TASKS}
+            keys = asyncio.run(_run_model(options, units, prompts, journal, summary, progress))
+            if isinstance(keys, DryRun):
+                return keys
+    finally:
+        journal.close()
+    _summarise(units, keys, journal, summary, options)
+    summary.seconds = round(time.perf_counter() - started, 2)
+    records = (
+        r.model_dump(mode="json") for k in dict.fromkeys(keys) if k in journal.units for r in journal.units[k].records
+    )
+    write_jsonl_atomic(options.out / "qa.jsonl", records)
+    (options.out / "qa_summary.json").write_text(json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n")
+    return summary
+
+
+async def _run_model(options, units, prompts, journal, summary, progress) -> list[str] | DryRun:
+    async with AgentClient(options.agent) as client:
+        engine = ModelEngine(client, prompts)
+        keys = [engine.key(u) for u in units]
+        todo = [(u, k) for u, k in zip(units, keys, strict=True) if k not in journal]
+        if options.dry_run:
+            chars = 0
+            requests = 0
+            for unit, _ in todo:
+                messages = engine.messages(unit)
+                if messages is not None:
+                    requests += 1
+                    chars += sum(len(m["content"]) for m in messages)
+            return DryRun(
+                units=len(units),
+                cached=len(units) - len(todo),
+                requests=requests,
+                prompt_tokens=int(chars / _CHARS_PER_TOKEN),
+                max_completion_tokens=requests * options.agent.max_tokens,
+            )
+        done = summary.units_cached = len(units) - len(todo)
+        if progress:
+            progress(done, len(units))
+
+        async def one(unit: Unit) -> tuple[QAUnit | None, str | None]:
+            return await engine.run(unit)
+
+        for finished in asyncio.as_completed([one(u) for u, _ in todo]):
+            unit_result, failure = await finished
+            if unit_result is not None:
+                journal.append(unit_result)
+            else:
+                summary.units_failed[failure] += 1
+            done += 1
+            if progress:
+                progress(done, len(units))
+        return keys
+
+
+def _summarise(units: list[Unit], keys: list[str], journal: Journal, summary: QASummary, options: QAOptions) -> None:
+    categories_per_family: dict[str, set[str]] = {}
+    for unit, key in zip(units, keys, strict=True):
+        summary.units += 1
+        entry = journal.units.get(key)
+        if entry is None:
+            continue
+        summary.requests += entry.requests
+        summary.prompt_tokens += entry.prompt_tokens
+        summary.completion_tokens += entry.completion_tokens
+        summary.retries += entry.retries
+        summary.dropped.update(entry.dropped)
+        for record in entry.records:
+            summary.kept[record.category] += 1
+            summary.flagged += bool(record.flags)
+            if record.kind == "qa":
+                categories_per_family.setdefault(unit.context.bundle.family, set()).add(record.category)
+    summary.families_below_five_categories = sorted(f for f, c in categories_per_family.items() if len(c) < 5)
+    prices = options.agent.prices if options.agent is not None else None
+    if prices is not None and prices.configured:
+        cost = summary.prompt_tokens * prices.prompt + summary.completion_tokens * prices.completion
+        summary.cost_usd = round(cost / 1e6, 4)

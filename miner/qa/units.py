@@ -1,0 +1,77 @@
+"""Units of QA work — one task (QA pairs, or an implementation sample) for one live kernel of a bundle — and
+how their records are keyed and made."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property
+
+from miner.models import Grounding, KernelFacts, QAItem, QARecord
+from miner.qa.context import KernelContext
+from miner.qa.facts import kernel_facts
+
+TASKS = ("qa", "implementation")
+
+
+@dataclass(frozen=True)
+class Unit:
+    context: KernelContext
+    task: str  # "qa" or "implementation"
+    categories: tuple[str, ...]
+
+    @cached_property
+    def facts(self) -> KernelFacts:
+        return kernel_facts(self.context)
+
+    def key(self, generator: str, prompt_sha256: str, sampling: dict) -> str:
+        """Bundle hash, kernel, task, categories, generator (model), prompt hash and sampling: what decides the output."""
+        material = {
+            "bundle": self.context.bundle.sha256,
+            "kernel": self.context.kernel.id,
+            "task": self.task,
+            "categories": list(self.categories) if self.task == "qa" else [],
+            "generator": generator,
+            "prompt": prompt_sha256,
+            "sampling": sampling,
+        }
+        return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+def make_record(
+    unit: Unit,
+    key: str,
+    index: int,
+    item: QAItem,
+    grounding: Grounding,
+    *,
+    generator: str,
+    prompt_sha256: str,
+    sampling: dict,
+    system_fingerprint: str = "",
+    attempt: int = 1,
+    flags: list[str] | None = None,
+) -> QARecord:
+    bundle = unit.context.bundle
+    return QARecord(
+        id=f"{key[:16]}-{index}",
+        kind="implementation" if unit.task == "implementation" else "qa",
+        category=item.category,
+        library=bundle.library,
+        bundle=bundle.id,
+        bundle_sha256=bundle.sha256,
+        kernel=unit.context.kernel.id,
+        kernel_name=unit.context.kernel.name,
+        entries=unit.context.entries,
+        question=item.question,
+        answer=item.answer,
+        evidence=item.evidence,
+        generator=generator,
+        prompt_sha256=prompt_sha256,
+        sampling=sampling,
+        system_fingerprint=system_fingerprint,
+        attempt=attempt,
+        grounding=grounding,
+        flags=flags or [],
+    )

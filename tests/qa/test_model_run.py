@@ -1,0 +1,141 @@
+"""QA through a model: the real client path against a scripted OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from miner.agent.config import AgentConfig
+from miner.qa.prompts import load_prompts
+from miner.qa.run import DryRun, QAOptions, run_qa
+from tests.conftest import REPO, read_jsonl
+from tests.support.chat_server import ScriptedChatServer
+from tests.support.qa_responder import QAResponder
+
+LIMIT = 3  # bundles
+
+
+def _run(mined, out, server, limit=LIMIT, **agent):
+    config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k", **agent)
+    return run_qa(QAOptions(bundles=mined, out=out, agent=config, limit=limit))
+
+
+@pytest.fixture(scope="module")
+def mined(tinyblas):
+    return tinyblas[1]
+
+
+def test_grounded_answers_are_kept_with_their_provenance(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("good")) as server:
+        summary = _run(mined, tmp_path, server)
+    records = read_jsonl(tmp_path / "qa.jsonl")
+    assert records and summary.requests == summary.units == len(server.requests)
+    assert summary.dropped == {} and summary.prompt_tokens == 100 * summary.requests
+    qa_prompt = load_prompts("qa").sha256
+    for record in records:
+        assert record["generator"] == "model:scripted" and record["system_fingerprint"] == "fp_scripted"
+        assert record["grounding"]["grounded"] and record["attempt"] == 1
+        assert record["sampling"] == {"temperature": 0.2, "seed": 0, "max_tokens": 4096}
+        if record["kind"] == "qa":
+            assert record["prompt_sha256"] == qa_prompt
+        else:
+            assert record["answer"].startswith("```cpp") and record["kernel_name"] in record["answer"]
+
+
+def test_ungrounded_items_are_regenerated_once_with_the_findings(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("ungrounded-once")) as server:
+        summary = _run(mined, tmp_path, server)
+    assert summary.requests == 2 * summary.units and summary.dropped == {}
+    assert {r["attempt"] for r in read_jsonl(tmp_path / "qa.jsonl")} == {2}
+    follow_up = next(body for body in server.requests if len(body["messages"]) > 2)
+    assert "no_such_symbol_anywhere" in follow_up["messages"][-1]["content"]
+
+
+def test_items_still_ungrounded_after_regeneration_are_dropped_and_counted(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("ungrounded")) as server:
+        summary = _run(mined, tmp_path, server)
+    assert read_jsonl(tmp_path / "qa.jsonl") == []
+    assert summary.dropped["ungrounded"] >= summary.units
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("malformed", "request-unparsable"), ("truncated", "request-length")])
+def test_malformed_and_truncated_answers_are_dropped_and_counted(mined, tmp_path, mode, reason) -> None:
+    with ScriptedChatServer(QAResponder(mode)) as server:
+        summary = _run(mined, tmp_path, server)
+    assert summary.dropped == {reason: summary.units} and sum(summary.kept.values()) == 0
+
+
+def test_rate_limits_are_retried(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("rate-limited-once")) as server:
+        summary = _run(mined, tmp_path, server)
+    assert summary.retries == summary.units and summary.dropped == {} and sum(summary.kept.values()) > 0
+
+
+def test_timed_out_units_are_left_for_the_rerun(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("good", delay_s=0.5)) as server:
+        first = _run(mined, tmp_path, server, limit=1, timeout_s=0.1, max_retries=0)
+    assert first.units_failed == {"timeout": first.units} and read_jsonl(tmp_path / "qa.jsonl") == []
+    with ScriptedChatServer(QAResponder("good")) as server:
+        second = _run(mined, tmp_path, server, limit=1)
+    assert second.units_cached == 0 and second.requests == second.units and sum(second.kept.values()) > 0
+
+
+def test_dry_run_counts_requests_and_tokens_without_sending_any(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("good")) as server:
+        config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k")
+        plan = run_qa(QAOptions(bundles=mined, out=tmp_path, agent=config, limit=LIMIT, dry_run=True))
+        assert isinstance(plan, DryRun) and plan.requests == plan.units > 0 and plan.prompt_tokens > 1000
+        assert server.requests == []
+        _run(mined, tmp_path, server)
+        again = run_qa(QAOptions(bundles=mined, out=tmp_path, agent=config, limit=LIMIT, dry_run=True))
+    assert again.cached == again.units and again.requests == 0
+
+
+def _cli(mined, out, server, concurrency=2) -> list[str]:
+    return [
+        sys.executable, "-m", "miner.cli", "qa", str(mined), "--out", str(out),
+        "--model", "scripted", "--base-url", server.base_url, "--concurrency", str(concurrency),
+    ]  # fmt: skip
+
+
+def test_kill_9_and_rerun_ends_with_exactly_the_records_of_an_uninterrupted_run(mined, tmp_path) -> None:
+    env = {**os.environ, "OPENAI_API_KEY": "k", "PYTHONPATH": str(REPO)}
+    with ScriptedChatServer(QAResponder("good")) as server:
+        subprocess.run(_cli(mined, tmp_path / "whole", server), env=env, check=True, capture_output=True)
+    expected = (tmp_path / "whole" / "qa.jsonl").read_bytes()
+    total = len((tmp_path / "whole" / "qa_units.jsonl").read_text().splitlines())
+
+    killed = tmp_path / "killed"
+    journal = killed / "qa_units.jsonl"
+    with ScriptedChatServer(QAResponder("good", delay_s=0.05)) as server:
+        process = subprocess.Popen(
+            _cli(mined, killed, server), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 5):
+            time.sleep(0.02)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        done = journal.read_text().count("\n")
+        assert 5 <= done < total
+        assert not (killed / "qa.jsonl").exists()
+        subprocess.run(_cli(mined, killed, server), env=env, check=True, capture_output=True)
+    assert (killed / "qa.jsonl").read_bytes() == expected
+    assert len(journal.read_text().splitlines()) == total  # nothing redone twice
+
+
+def test_a_partial_last_journal_line_is_dropped_and_redone(mined, tmp_path) -> None:
+    with ScriptedChatServer(QAResponder("good")) as server:
+        _run(mined, tmp_path, server, limit=1)
+        expected = (tmp_path / "qa.jsonl").read_bytes()
+        journal = tmp_path / "qa_units.jsonl"
+        lines = journal.read_bytes().splitlines(keepends=True)
+        journal.write_bytes(b"".join(lines[:-1]) + lines[-1][:50])
+        summary = _run(mined, tmp_path, server, limit=1)
+    assert summary.units_cached == summary.units - 1
+    assert (tmp_path / "qa.jsonl").read_bytes() == expected

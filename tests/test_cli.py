@@ -88,3 +88,11 @@ def test_broken_files_are_recorded_and_the_run_completes(tmp_path, cache_dir):
     summary = __import__("json").loads((out / "summary.json").read_text())
     assert summary["tus_failed"]["not-utf8"] == 1
     assert summary["bundles"] > 0
+
+
+def test_mine_with_qa_ends_with_grounded_offline_qa(tinyblas, cache_dir, tmp_path):
+    proc = run_cli("mine", str(TINYBLAS), "--out", str(tmp_path), "--cache", str(cache_dir), "--qa")
+    assert proc.returncode == 0, proc.stderr
+    records = read_jsonl(tmp_path / "qa.jsonl")
+    assert records and all(r["grounding"]["grounded"] and r["generator"].startswith("static-facts") for r in records)
+    assert "rocm-miner qa: static-facts" in proc.stdout and "kept per category" in proc.stdout

@@ -77,15 +77,24 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_with_progress(options: QAOptions, console: Console) -> QASummary | DryRun:
-    with Progress(
+    """``run_qa`` with a progress bar that appears once there is work (so input errors print alone)."""
+    bar = Progress(
         TextColumn("qa"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
-    ) as bar:
-        task = bar.add_task("qa", total=None)
+    )
+    task = None
 
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    def progress(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            bar.start()
+            task = bar.add_task("qa", total=total)
+        bar.update(task, completed=done, total=total)
 
+    try:
         return run_qa(options, progress)
+    finally:
+        if task is not None:
+            bar.stop()
 
 
 def print_summary(summary: QASummary, options: QAOptions) -> None:

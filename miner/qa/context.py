@@ -4,6 +4,7 @@ and the regions on the call paths from the bundle's entries down to it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from miner.models import Bundle, LaunchSite, Region, Role
 
@@ -75,9 +76,14 @@ def numbered(region: Region, first: int | None = None, last: int | None = None) 
     )
 
 
+@lru_cache(maxsize=8192)
+def lines_of(code: str) -> tuple[str, ...]:
+    return tuple(code.split("\n"))
+
+
 def cited_text(region: Region, first: int, last: int) -> str | None:
     """Lines first..last of the region, or None when they are not all inside it."""
     if not region.start_line <= first <= last <= region.end_line:
         return None
-    lines = region.code.split("\n")
+    lines = lines_of(region.code)
     return "\n".join(lines[first - region.start_line : last - region.start_line + 1])

@@ -6,6 +6,7 @@ Every fact carries the lines it was read from, so that a question built on it ca
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 import tree_sitter as ts
@@ -351,25 +352,40 @@ def _early_exits(context: KernelContext) -> list[Located]:
         launcher = context.region(site.launcher)
         if launcher is None:
             continue
-        function = _function(_tree(launcher.code))
-        if function is None:
-            continue
-        for node in _walk(function):
-            if node.type != "if_statement" or launcher.start_line + node.start_point[0] >= site.line:
-                continue
-            consequence = node.child_by_field_name("consequence")
-            statements = (
-                consequence.named_children
-                if consequence is not None and consequence.type == "compound_statement"
-                else [consequence]
-            )
-            if len(statements) == 1 and statements[0] is not None and statements[0].type == "return_statement":
-                condition = node.child_by_field_name("condition")
-                if condition is None or node.end_point[0] - node.start_point[0] > 3:
-                    continue
-                located = _located(launcher, node)
+        for located in _if_returns(launcher.id, launcher.start_line, launcher.code):
+            if located.start_line < site.line:
                 found.setdefault((located.region, located.start_line), located)
     return sorted(found.values(), key=lambda d: (d.region, d.start_line))
+
+
+@lru_cache(maxsize=1024)
+def _if_returns(region_id: str, start_line: int, code: str) -> tuple[Located, ...]:
+    """Every short ``if (...) return ...;`` of a function, in order."""
+    function = _function(_tree(code))
+    if function is None:
+        return ()
+    region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
+    out = []
+    for node in _walk(function):
+        if node.type != "if_statement" or node.end_point[0] - node.start_point[0] > 3:
+            continue
+        consequence = node.child_by_field_name("consequence")
+        if consequence is None or node.child_by_field_name("condition") is None:
+            continue
+        statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
+        if len(statements) == 1 and statements[0].type == "return_statement":
+            out.append(_located(region, node))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _RegionText:
+    """The parts of a Region that locating a node needs."""
+
+    id: str
+    start_line: int
+    end_line: int
+    code: str
 
 
 def _condition(launcher: Region, condition, before: int) -> BranchFact:

@@ -90,8 +90,9 @@ def check_item(item: QAItem, context: KernelContext, *, answer_is_code: bool = F
     checked = "" if answer_is_code else item.answer
     statements = _LINE_REFERENCE.sub(" ", f"{item.question}\n{checked}")
     names = _context_names(context)
+    squashed = squash(corpus)
     for quote in _QUOTE.findall(statements):
-        if not (squash(quote) in squash(corpus) or quote.strip() in names):
+        if not (squash(quote) in squashed or quote.strip() in names):
             findings.append(f"quoted code `{quote}` does not occur in the cited lines")
     without_quotes = _QUOTE.sub(" ", statements)
     launch = launch_configuration_text(context)

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from miner.agent.client import AgentClient, ChatResult
 from miner.models import Evidence, Grounding, InstructionAnswer, QAAnswer, QAItem, QAUnit
 from miner.qa.grounding import check_item, contradictions
-from miner.qa.prompts import PromptSet, render_context, render_facts
+from miner.qa.prompts import PromptSet, render_facts
 from miner.qa.units import Unit, make_record
 
 TRANSIENT = ("timeout", "connection", "http-429", "http-408", "http-409")
@@ -59,7 +59,7 @@ class ModelEngine:
             "library": context.bundle.library,
             "entries": ", ".join(context.entries),
             "kernel": f"{context.kernel.name} (region {context.kernel.id})",
-            "context": render_context(context),
+            "context": unit.work.rendered,
         }
         if unit.task == "implementation":
             if not unit.facts.launches:

@@ -11,7 +11,7 @@ from miner.qa.grounding import check_item
 from miner.qa.offline import GENERATOR, OfflineGenerator
 from miner.qa.units import Unit, make_record
 
-_SOURCE = Path(__file__).with_name("offline.py")
+_SOURCES = tuple(Path(__file__).with_name(name) for name in ("offline.py", "facts.py", "context.py", "grounding.py"))
 
 
 class OfflineEngine:
@@ -20,7 +20,7 @@ class OfflineEngine:
 
     def __init__(self) -> None:
         # the generator's own code plays the prompt's part in the cache key
-        self.prompt_sha256 = hashlib.sha256(_SOURCE.read_bytes()).hexdigest()
+        self.prompt_sha256 = hashlib.sha256(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()
 
     def key(self, unit: Unit) -> str:
         return unit.key(self.generator, self.prompt_sha256, self.sampling)

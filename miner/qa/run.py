@@ -23,7 +23,7 @@ from miner.qa.model_engine import ModelEngine
 from miner.qa.offline import CATEGORIES
 from miner.qa.offline_engine import OfflineEngine
 from miner.qa.prompts import PROMPTS_DIR, load_prompts
-from miner.qa.units import TASKS, Unit
+from miner.qa.units import TASKS, KernelWork, Unit
 
 Progress = Callable[[int, int], None]
 _CHARS_PER_TOKEN = 3.5
@@ -106,7 +106,8 @@ def plan_units(options: QAOptions, summary: QASummary) -> list[Unit]:
         contexts = live_kernels(bundle)
         summary.bundles_with_kernels += bool(contexts)
         summary.kernels += len(contexts)
-        units += [Unit(context, task, options.categories) for context in contexts for task in options.tasks]
+        work = [KernelWork(context) for context in contexts]
+        units += [Unit(kernel, task, options.categories) for kernel in work for task in options.tasks]
     return units
 
 

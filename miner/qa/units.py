@@ -11,19 +11,40 @@ from functools import cached_property
 from miner.models import Grounding, KernelFacts, QAItem, QARecord
 from miner.qa.context import KernelContext
 from miner.qa.facts import kernel_facts
+from miner.qa.prompts import render_context
 
 TASKS = ("qa", "implementation")
 
 
-@dataclass(frozen=True)
-class Unit:
-    context: KernelContext
-    task: str  # "qa" or "implementation"
-    categories: tuple[str, ...]
+class KernelWork:
+    """One live kernel's context and, computed once for all its units, its static facts."""
+
+    def __init__(self, context: KernelContext) -> None:
+        self.context = context
 
     @cached_property
     def facts(self) -> KernelFacts:
         return kernel_facts(self.context)
+
+    @cached_property
+    def rendered(self) -> str:
+        """The context as the prompts show it (shared by the kernel's QA and implementation requests)."""
+        return render_context(self.context)
+
+
+@dataclass(frozen=True)
+class Unit:
+    work: KernelWork
+    task: str  # "qa" or "implementation"
+    categories: tuple[str, ...]
+
+    @property
+    def context(self) -> KernelContext:
+        return self.work.context
+
+    @property
+    def facts(self) -> KernelFacts:
+        return self.work.facts
 
     def key(self, generator: str, prompt_sha256: str, sampling: dict) -> str:
         """Bundle hash, kernel, task, categories, generator (model), prompt hash and sampling: what decides the output."""

@@ -1,0 +1,45 @@
+"""`rocm-miner qa` on bad input: one line on stderr, a non-zero exit, no traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from miner.cli import main
+
+
+def _fails(capsys, *argv: str) -> str:
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def test_missing_bundles(capsys, tmp_path) -> None:
+    assert "no bundles at" in _fails(capsys, "qa", str(tmp_path / "nothing"), "--offline")
+
+
+def test_a_line_that_is_not_a_bundle(capsys, tmp_path) -> None:
+    bundles = tmp_path / "bundles.jsonl"
+    bundles.write_text('{"id": "x"}\n')
+    assert f"{bundles}:1: not a bundle" in _fails(capsys, "qa", str(bundles), "--offline")
+
+
+def test_unknown_category(capsys, tinyblas) -> None:
+    _, mined = tinyblas
+    assert "unknown QA categories: vibes" in _fails(
+        capsys, "qa", str(mined), "--offline", "--categories", "launch,vibes"
+    )
+
+
+def test_unreadable_agent_config(capsys, tinyblas, tmp_path) -> None:
+    _, mined = tinyblas
+    config = tmp_path / "agent.toml"
+    config.write_text("[agent\nmodel = ")
+    assert "cannot read agent config" in _fails(capsys, "qa", str(mined), "--config", str(config))
+
+
+@pytest.mark.parametrize("flag", ["--offline", "--no-implementation"])
+def test_offline_run_prints_a_summary(capsys, tinyblas, tmp_path, flag) -> None:
+    _, mined = tinyblas
+    assert main(["qa", str(mined), "--out", str(tmp_path), "--offline", flag]) == 0
+    assert (tmp_path / "qa.jsonl").stat().st_size > 0 and (tmp_path / "qa_summary.json").exists()

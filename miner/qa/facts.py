@@ -207,6 +207,7 @@ def _params(function: ts.Node | None) -> list[ts.Node]:
 def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], facts: dict[str, list]) -> None:
     mapped: set[str] = set()
     seen_access: set[str] = set()
+    memory_names = {_last_identifier(p) for p in _params(body.parent)} | _pointer_locals(body)
     for node in _walk(body):
         if node.type == "init_declarator" or (node.type == "assignment_expression" and _text(node.children[1]) == "="):
             target, value = node.children[0], node.children[-1]
@@ -234,9 +235,16 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
             and node.parent.type != "subscript_expression"
         ):
             text = collapse(_text(node))
-            index_names = set(re.findall(r"\w+", text.split("[", 1)[-1]))
+            base, _, index = text.partition("[")
+            index_names = set(re.findall(r"\w+", index))
             strided = any(n.startswith(("inc", "ld", "stride")) for n in index_names)
-            if (strided or index_names & mapped) and text not in seen_access and len(seen_access) < _MAX_ACCESSES:
+            in_memory = base.strip() in memory_names  # a parameter or a pointer: not a register array, not LDS
+            if (
+                in_memory
+                and (strided or index_names & mapped)
+                and text not in seen_access
+                and len(seen_access) < _MAX_ACCESSES
+            ):
                 seen_access.add(text)
                 facts["global_accesses"].append(Access(**_located(kernel, node).model_dump(), expression=text))
         elif node.type == "call_expression" and _callee(node) in helper_names:
@@ -244,6 +252,23 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
     fn = body.parent
     if fn is not None:
         _synchronisation_facts(kernel, fn, facts)
+
+
+def _last_identifier(declaration: ts.Node) -> str:
+    names = re.findall(r"[A-Za-z_]\w*", _text(declaration).split("=")[0])
+    return names[-1] if names else ""
+
+
+def _pointer_locals(body: ts.Node) -> set[str]:
+    """Locals declared as pointers (``const T* x = ...``, ``auto* y``), never ``__shared__`` ones."""
+    names = set()
+    for node in _walk(body):
+        if node.type == "declaration" and "__shared__" not in _text(node):
+            for child in node.named_children:
+                declarator = child.child_by_field_name("declarator") if child.type == "init_declarator" else child
+                if declarator is not None and declarator.type == "pointer_declarator":
+                    names.add(_last_identifier(declarator))
+    return names
 
 
 def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list]) -> None:
@@ -331,15 +356,16 @@ def _launch_fact(context: KernelContext, site) -> LaunchFact:
                 text = collapse(lines[line - launcher.start_line])
                 declarations.append(Located(region=launcher.id, start_line=line, end_line=line, text=text))
                 break
+    via, config = _written_launch(statement.text, site)
     return LaunchFact(
         launcher=launcher.id,
         launcher_name=launcher.name,
         statement=statement,
-        via=site.via,
-        grid=site.grid,
-        block=site.block,
-        shared_mem=site.shared_mem,
-        stream=site.stream,
+        via=via,
+        grid=config[0],
+        block=config[1],
+        shared_mem=config[2],
+        stream=config[3],
         conditions=conditions,
         declarations=sorted(declarations, key=lambda d: d.start_line),
     )
@@ -386,6 +412,41 @@ class _RegionText:
     start_line: int
     end_line: int
     code: str
+
+
+_CHEVRONS = re.compile(r"<<<(.*?)>>>")
+_MACRO_CALL = re.compile(r"^\(*\s*([A-Za-z_]\w*)\s*\(")
+
+
+def _written_launch(text: str, site) -> tuple[str, tuple[str, str, str, str]]:
+    """How the launch is written in the cited statement, and its configuration as far as the text shows it.
+
+    Clang reports a launch macro that expands to ``<<<...>>>`` as a triple-chevron launch; the
+    statement says which macro it was, and a configuration hidden in a macro argument stays unknown ("")."""
+    config = (site.grid, site.block, site.shared_mem, site.stream)
+    chevrons = _CHEVRONS.search(text)
+    if chevrons:
+        parts = [p.strip() for p in _split_arguments(chevrons.group(1))] + ["", "", "", ""]
+        return "<<<>>>", (parts[0], parts[1], parts[2], parts[3]) if not any(config) else config
+    if site.via != "<<<>>>" and site.via in text:
+        return site.via, config
+    macro = _MACRO_CALL.match(text)
+    return (macro.group(1) if macro else site.via), config
+
+
+def _split_arguments(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for char in text:
+        if char in "([{<" and char != "<":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
 
 
 def _condition(launcher: Region, condition, before: int) -> BranchFact:

@@ -6,7 +6,7 @@ from miner.models import Bundle
 from miner.qa.context import live_kernels
 from miner.qa.facts import kernel_facts
 from tests.conftest import read_jsonl
-from tests.qa.test_grounding import scale_context
+from tests.qa.test_grounding import make_context, scale_context
 
 
 def test_facts_of_a_simple_kernel() -> None:
@@ -60,3 +60,45 @@ def test_preprocessor_blocks_are_read_off_the_text() -> None:
     assert table[3] == ("#if WIDE", (2,))
     assert table[5] is None  # between the blocks: no directive, whatever the braces say
     assert table[9] == ("#else of #if WIDE", (6, 8))
+
+
+TILED_KERNEL = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y)
+{
+    __shared__ T tile[NB];
+    T   r[2];
+    int tid = blockIdx.x * NB + threadIdx.x;
+    tile[threadIdx.x] = tid < n ? x[tid] : T(0);
+    __syncthreads();
+    r[0] = tile[NB - 1 - threadIdx.x];
+    if(tid < n)
+        y[tid] = r[0];
+}"""
+CHEVRON_LAUNCHER = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream)
+{
+    LAUNCH_ALL(n);
+    scale_kernel<256, T><<<dim3((n - 1) / 256 + 1), dim3(256), 0, stream>>>(n, x, y);
+}"""
+
+
+def test_global_accesses_exclude_lds_and_register_arrays() -> None:
+    context = make_context(TILED_KERNEL, CHEVRON_LAUNCHER, 24, "<<<>>>", ("", "", "", ""))
+    facts = kernel_facts(context)
+    assert [a.expression for a in facts.global_accesses] == ["x[tid]", "y[tid]"]
+    assert [s.name for s in facts.shared] == ["tile"]
+
+
+def test_launches_are_described_as_written() -> None:
+    chevrons = kernel_facts(make_context(TILED_KERNEL, CHEVRON_LAUNCHER, 24, "<<<>>>", ("", "", "", "")))
+    (launch,) = chevrons.launches
+    assert (launch.via, launch.grid, launch.block, launch.shared_mem, launch.stream) == (
+        "<<<>>>",
+        "dim3((n - 1) / 256 + 1)",
+        "dim3(256)",
+        "0",
+        "stream",
+    )
+    # a library macro that clang saw expand to <<<...>>> is named as the source writes it
+    hidden = kernel_facts(make_context(TILED_KERNEL, CHEVRON_LAUNCHER, 23, "<<<>>>", ("", "", "", "")))
+    assert hidden.launches[0].via == "LAUNCH_ALL"

@@ -44,20 +44,21 @@ def _region(role: str, name: str, code: str, start: int) -> Region:
     )
 
 
-def scale_context():
-    kernel = _region("kernel", "scale_kernel", KERNEL_CODE, 10)
-    launcher = _region("launcher", "launch_scale", LAUNCHER_CODE, 20)
+def make_context(kernel_code: str, launcher_code: str, line: int, via: str, config: tuple[str, str, str, str]):
+    kernel = _region("kernel", "scale_kernel", kernel_code, 10)
+    launcher = _region("launcher", "launch_scale", launcher_code, 20)
+    grid, block, shared_mem, stream = config
     site = LaunchSite(
         launcher=launcher.id,
         kernel=kernel.id,
         file="src/scale.hpp",
-        line=27,
-        via="hipLaunchKernelGGL",
+        line=line,
+        via=via,
         kernel_expr="scale_kernel<256, T>",
-        grid="grid",
-        block="threads",
-        shared_mem="0",
-        stream="stream",
+        grid=grid,
+        block=block,
+        shared_mem=shared_mem,
+        stream=stream,
     )
     provenance = Provenance(
         library="lib", repo_url="", commit="", tag="", dirty=False, tool_version="", config_hash="", file_hashes={}
@@ -78,6 +79,10 @@ def scale_context():
     )
     (context,) = live_kernels(bundle)
     return context
+
+
+def scale_context():
+    return make_context(KERNEL_CODE, LAUNCHER_CODE, 27, "hipLaunchKernelGGL", ("grid", "threads", "0", "stream"))
 
 
 def _item(answer: str, *evidence: Evidence, question: str = "How?") -> QAItem:

@@ -39,7 +39,8 @@ def live_kernels(bundle: Bundle) -> list[KernelContext]:
     for kernel in bundle.regions:
         if kernel.role != Role.KERNEL or not kernel.live_for:
             continue
-        helpers = _reachable_helpers(kernel.id, callees, by_id)
+        live = set(kernel.live_for)
+        helpers = tuple(h for h in _reachable_helpers(kernel.id, callees, by_id) if live & set(h.live_for))
         path_ids: list[str] = []
         for call_path in bundle.call_paths:
             if call_path and call_path[-1] == kernel.id:

@@ -8,4 +8,4 @@ if ! [ -f /usr/include/hip/hip_runtime.h ] || ! ls /usr/lib/llvm-*/lib/clang/*/i
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get install -y -q hipcc >/dev/null 2>&1 || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q hipcc >/dev/null; }
 fi
-python3 -m pip install -q -e '.[test]' 2>&1 | grep -v -E "^WARNING: (Running pip as|Location)" || true
+python3 -m pip install -q -e '.[test,verify]' 2>&1 | grep -v -E "^WARNING: (Running pip as|Location)" || true

@@ -1,0 +1,69 @@
+"""The worker sandbox: scrubbed environment, no network, killed whole on timeout."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from miner.verify.sandbox import scrubbed_env
+
+
+def test_scrubbed_env_drops_secrets_and_user_config(monkeypatch, tmp_path: Path):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "x")
+    env = scrubbed_env(tmp_path, "cpu")
+    assert "OPENAI_API_KEY" not in env and "AWS_SECRET_ACCESS_KEY" not in env
+    assert env["HOME"] == str(tmp_path) and env["TRITON_INTERPRET"] == "1"
+    assert os.environ["OPENAI_API_KEY"] == "sk-secret"
+
+
+PROBE = '''
+import os, socket
+import torch
+import triton
+import triton.language as tl
+
+
+def _escaped():
+    if os.environ.get("OPENAI_API_KEY") or os.environ.get("SANDBOX_PROBE_SECRET"):
+        return True
+    try:
+        socket.create_connection(("127.0.0.1", PORT), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@triton.jit
+def _add(a, b, out, M, N, sam, san, sbm, sbn, SCALE: tl.constexpr, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    r, c = i // N, i % N
+    m = i < M * N
+    tl.store(out + i, SCALE * (tl.load(a + r * sam + c * san, mask=m) + tl.load(b + r * sbm + c * sbn, mask=m)), mask=m)
+
+
+def launch(a, b, out):
+    M, N = a.shape
+    if M * N:
+        scale = 0.0 if _escaped() else 1.0
+        _add[(triton.cdiv(M * N, 1024),)](a, b, out, M, N, a.stride(0), a.stride(1), b.stride(0), b.stride(1), SCALE=scale, BLOCK=1024)
+'''
+
+
+def test_candidate_sees_no_secrets_and_no_network(monkeypatch, cpu_verifier):
+    """The probe computes the right answer only when it can neither read a secret nor reach a local server."""
+    import socket
+
+    from miner.verify.evaluate import Candidate
+    from miner.verify.models import Outcome
+    from miner.verify.tasks import load_task, task_file
+
+    server = socket.create_server(("127.0.0.1", 0))
+    monkeypatch.setenv("SANDBOX_PROBE_SECRET", "secret")
+    try:
+        source = PROBE.replace("PORT", str(server.getsockname()[1]))
+        verdict = cpu_verifier.verify(load_task(task_file("vector_add")), Candidate("triton", source))
+    finally:
+        server.close()
+    assert verdict.sandbox["network_isolated"] is True
+    assert verdict.outcome == Outcome.PASSED, verdict.reason

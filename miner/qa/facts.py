@@ -260,14 +260,26 @@ def _last_identifier(declaration: ts.Node) -> str:
 
 
 def _pointer_locals(body: ts.Node) -> set[str]:
-    """Locals declared as pointers (``const T* x = ...``, ``auto* y``), never ``__shared__`` ones."""
-    names = set()
+    """Locals declared as pointers into global memory (``const T* x = ...``): not ``__shared__`` arrays, and not
+    pointers computed from them (``T* y = reinterpret_cast<T*>(lmem) + n``)."""
+    lds: set[str] = set()
+    names: set[str] = set()
     for node in _walk(body):
-        if node.type == "declaration" and "__shared__" not in _text(node):
-            for child in node.named_children:
-                declarator = child.child_by_field_name("declarator") if child.type == "init_declarator" else child
-                if declarator is not None and declarator.type == "pointer_declarator":
-                    names.add(_last_identifier(declarator))
+        if node.type != "declaration":
+            continue
+        if "__shared__" in _text(node):
+            lds |= {_last_identifier(c) for c in node.named_children if c.type in ("array_declarator", "identifier")}
+            continue
+        for child in node.named_children:
+            declarator = child.child_by_field_name("declarator") if child.type == "init_declarator" else child
+            if declarator is None or declarator.type != "pointer_declarator":
+                continue
+            name = _last_identifier(declarator)
+            value = child.child_by_field_name("value") if child.type == "init_declarator" else None
+            if value is not None and set(re.findall(r"\w+", _text(value))) & lds:
+                lds.add(name)
+            else:
+                names.add(name)
     return names
 
 

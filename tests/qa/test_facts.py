@@ -66,11 +66,14 @@ TILED_KERNEL = """template <int NB, typename T>
 __global__ void scale_kernel(int n, const T* x, T* y)
 {
     __shared__ T tile[NB];
+    extern __shared__ double raw[];
+    T*  staged = reinterpret_cast<T*>(raw) + NB;
     T   r[2];
     int tid = blockIdx.x * NB + threadIdx.x;
     tile[threadIdx.x] = tid < n ? x[tid] : T(0);
     __syncthreads();
     r[0] = tile[NB - 1 - threadIdx.x];
+    staged[threadIdx.x] = r[0];
     if(tid < n)
         y[tid] = r[0];
 }"""
@@ -86,7 +89,7 @@ def test_global_accesses_exclude_lds_and_register_arrays() -> None:
     context = make_context(TILED_KERNEL, CHEVRON_LAUNCHER, 24, "<<<>>>", ("", "", "", ""))
     facts = kernel_facts(context)
     assert [a.expression for a in facts.global_accesses] == ["x[tid]", "y[tid]"]
-    assert [s.name for s in facts.shared] == ["tile"]
+    assert [s.name for s in facts.shared] == ["tile", "raw"]
 
 
 def test_launches_are_described_as_written() -> None:

@@ -62,7 +62,10 @@ class AgentClient:
         config = self.config
         request: dict[str, object] = {
             "model": config.model,
-            "messages": messages,
+            # The messages travel in extra_body: they are plain dicts already, and the typed-dict transform
+            # the client applies to the ``messages`` argument costs about 2 ms a request (a third of its time).
+            "messages": [],
+            "extra_body": {"messages": messages},
             "temperature": config.temperature,
             "max_tokens": config.max_tokens,
         }

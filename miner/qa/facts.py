@@ -65,9 +65,10 @@ def _text(node: ts.Node) -> str:
     return node.text.decode(errors="replace")
 
 
-def _located(region: Region, node: ts.Node) -> Located:
+def _located(region: Region, node: ts.Node) -> dict:
+    """The fields of a ``Located`` for a node of the region."""
     first, final = region.start_line + node.start_point[0], region.start_line + node.end_point[0]
-    return Located(
+    return dict(
         region=region.id,
         start_line=first,
         end_line=final,
@@ -115,6 +116,19 @@ def _directive(region: Region, first_line: int) -> dict[str, object]:
     return {"directive": text, "directive_lines": [region.start_line + i for i in lines]}
 
 
+@lru_cache(maxsize=64)
+def _query(types: tuple[str, ...]) -> ts.Query:
+    import tree_sitter_cuda
+
+    return ts.Query(ts.Language(tree_sitter_cuda.language()), " ".join(f"({t}) @n" for t in types))
+
+
+def _nodes(node: ts.Node, *types: str) -> list[ts.Node]:
+    """The nodes of these types under ``node`` (itself included), in document order; found by a query, in C."""
+    found = ts.QueryCursor(_query(types)).captures(node).get("n", [])
+    return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+
+
 def _walk(node: ts.Node):
     stack = [node]
     while stack:
@@ -149,7 +163,7 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
     head_end = body.start_point[0] if body is not None else 0
     head = "\n".join(kernel.code.split("\n")[: head_end + 1])
     signature_last = kernel.start_line + max(head_end - 1, 0) if body is not None and head_end else kernel.start_line
-    signature = Located(
+    signature = Located.model_construct(
         region=kernel.id,
         start_line=kernel.start_line,
         end_line=signature_last,
@@ -175,10 +189,9 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
     if body is not None:
         _kernel_body_facts(kernel, body, helper_names, facts)
     for helper in context.helpers:
-        helper_fn = _function(_tree(helper.code))
-        if helper_fn is not None:
-            _synchronisation_facts(helper, helper_fn, facts)
-    return KernelFacts(
+        for kind, found in _helper_facts(helper.id, helper.start_line, helper.code).items():
+            facts[kind] += found
+    return KernelFacts.model_construct(
         kernel=kernel.id,
         name=kernel.name,
         signature=signature,
@@ -208,7 +221,15 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
     mapped: set[str] = set()
     seen_access: set[str] = set()
     memory_names = {_last_identifier(p) for p in _params(body.parent)} | _pointer_locals(body)
-    for node in _walk(body):
+    for node in _nodes(
+        body,
+        "init_declarator",
+        "assignment_expression",
+        "if_statement",
+        *_LOOPS,
+        "subscript_expression",
+        "call_expression",
+    ):
         if node.type == "init_declarator" or (node.type == "assignment_expression" and _text(node.children[1]) == "="):
             target, value = node.children[0], node.children[-1]
             value_names = set(re.findall(r"\w+", _text(value)))
@@ -217,8 +238,8 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
                 mapped.add(name)
                 statement = node.parent if node.parent is not None else node
                 facts["thread_mapping"].append(
-                    ThreadMapping(
-                        **_located(kernel, statement).model_dump(), variable=name, expression=collapse(_text(value))
+                    ThreadMapping.model_construct(
+                        **_located(kernel, statement), variable=name, expression=collapse(_text(value))
                     )
                 )
         elif node.type == "if_statement":
@@ -226,7 +247,7 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
             text = _text(condition) if condition is not None else ""
             names = set(re.findall(r"\w+", text))
             if _COMPARISON.search(text) and (names & mapped or THREAD_INDEX.search(text)):
-                facts["boundary_checks"].append(_located(kernel, condition))
+                facts["boundary_checks"].append(Located.model_construct(**_located(kernel, condition)))
         elif node.type in _LOOPS:
             facts["loops"].append(_loop_fact(kernel, node))
         elif (
@@ -246,9 +267,9 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
                 and len(seen_access) < _MAX_ACCESSES
             ):
                 seen_access.add(text)
-                facts["global_accesses"].append(Access(**_located(kernel, node).model_dump(), expression=text))
+                facts["global_accesses"].append(Access.model_construct(**_located(kernel, node), expression=text))
         elif node.type == "call_expression" and _callee(node) in helper_names:
-            facts["helpers"].append(CallFact(**_located(kernel, node).model_dump(), name=_callee(node)))
+            facts["helpers"].append(CallFact.model_construct(**_located(kernel, node), name=_callee(node)))
     fn = body.parent
     if fn is not None:
         _synchronisation_facts(kernel, fn, facts)
@@ -264,9 +285,7 @@ def _pointer_locals(body: ts.Node) -> set[str]:
     pointers computed from them (``T* y = reinterpret_cast<T*>(lmem) + n``)."""
     lds: set[str] = set()
     names: set[str] = set()
-    for node in _walk(body):
-        if node.type != "declaration":
-            continue
+    for node in _nodes(body, "declaration"):
         if "__shared__" in _text(node):
             lds |= {_last_identifier(c) for c in node.named_children if c.type in ("array_declarator", "identifier")}
             continue
@@ -283,8 +302,18 @@ def _pointer_locals(body: ts.Node) -> set[str]:
     return names
 
 
+@lru_cache(maxsize=4096)
+def _helper_facts(region_id: str, start_line: int, code: str) -> dict[str, list]:
+    """A device helper's synchronisation facts: the same for every kernel that calls it."""
+    found: dict[str, list] = {k: [] for k in ("shared", "barriers", "atomics", "cross_lane", "reductions")}
+    function = _function(_tree(code))
+    if function is not None:
+        _synchronisation_facts(_RegionText(region_id, start_line, start_line + code.count("\n"), code), function, found)
+    return found
+
+
 def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list]) -> None:
-    for node in _walk(function):
+    for node in _nodes(function, "declaration", "call_expression"):
         if node.type == "declaration" and "__shared__" in _text(node).split("=")[0]:
             declarator = next(
                 (c for c in node.named_children if c.type in ("array_declarator", "identifier", "init_declarator")),
@@ -292,8 +321,8 @@ def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, l
             )
             name = re.match(r"\w+", _text(declarator)) if declarator is not None else None
             facts["shared"].append(
-                SharedDecl(
-                    **_located(region, node).model_dump(),
+                SharedDecl.model_construct(
+                    **_located(region, node),
                     name=name.group(0) if name else "",
                     declaration=collapse(_text(node)),
                 )
@@ -302,7 +331,7 @@ def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, l
             name = _callee(node)
             if not name:
                 continue
-            fact = CallFact(**_located(region, node).model_dump(), name=name)
+            fact = CallFact.model_construct(**_located(region, node), name=name)
             if name in BARRIERS:
                 facts["barriers"].append(fact)
             elif ATOMIC.match(name):
@@ -328,7 +357,7 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
     last = body.start_point[0] if body is not None else node.end_point[0]
     first_line = region.start_line + (previous.start_point[0] if unroll else node.start_point[0])
     last_line = region.start_line + last
-    return LoopFact(
+    return LoopFact.model_construct(
         region=region.id,
         start_line=first_line,
         end_line=last_line,
@@ -347,7 +376,7 @@ def _launch_fact(context: KernelContext, site) -> LaunchFact:
     end = site.line
     while end < launcher.end_line and ";" not in lines[end - launcher.start_line] and end - site.line < 80:
         end += 1
-    statement = Located(
+    statement = Located.model_construct(
         region=launcher.id,
         start_line=site.line,
         end_line=end,
@@ -366,10 +395,12 @@ def _launch_fact(context: KernelContext, site) -> LaunchFact:
         for line in range(site.line - 1, launcher.start_line - 1, -1):
             if pattern.search(lines[line - launcher.start_line]):
                 text = collapse(lines[line - launcher.start_line])
-                declarations.append(Located(region=launcher.id, start_line=line, end_line=line, text=text))
+                declarations.append(
+                    Located.model_construct(region=launcher.id, start_line=line, end_line=line, text=text)
+                )
                 break
     via, config = _written_launch(statement.text, site)
-    return LaunchFact(
+    return LaunchFact.model_construct(
         launcher=launcher.id,
         launcher_name=launcher.name,
         statement=statement,
@@ -404,15 +435,15 @@ def _if_returns(region_id: str, start_line: int, code: str) -> tuple[Located, ..
         return ()
     region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
     out = []
-    for node in _walk(function):
-        if node.type != "if_statement" or node.end_point[0] - node.start_point[0] > 3:
+    for node in _nodes(function, "if_statement"):
+        if node.end_point[0] - node.start_point[0] > 3:
             continue
         consequence = node.child_by_field_name("consequence")
         if consequence is None or node.child_by_field_name("condition") is None:
             continue
         statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
         if len(statements) == 1 and statements[0].type == "return_statement":
-            out.append(_located(region, node))
+            out.append(Located.model_construct(**_located(region, node)))
     return tuple(out)
 
 
@@ -478,7 +509,7 @@ def _condition(launcher: Region, condition, before: int) -> BranchFact:
             if "".join(lines[line - launcher.start_line].split()).startswith(label):
                 label_line = line
                 break
-    return BranchFact(
+    return BranchFact.model_construct(
         label_line=label_line,
         region=launcher.id,
         start_line=condition.line,

@@ -104,12 +104,14 @@ def check_item(item: QAItem, context: KernelContext, *, answer_is_code: bool = F
     return Grounding(grounded=not findings, findings=findings)
 
 
-def contradictions(item: QAItem, facts: KernelFacts) -> list[str]:
-    """Where an answer names a synchronisation primitive that the kernel and its helpers never use."""
+def contradictions(item: QAItem, facts: KernelFacts, *, answer_is_code: bool = False) -> list[str]:
+    """Where an answer (or, for an implementation sample, its instruction) names a synchronisation primitive
+    that the kernel and its helpers never use."""
+    text = item.question if answer_is_code else item.answer
     flags = []
     for kind, pattern in _SYNC_CLAIMS.items():
         present = {f.name for f in getattr(facts, kind)}
-        for name in sorted(set(pattern.findall(item.answer))):
+        for name in sorted(set(pattern.findall(text))):
             if name not in present:
                 flags.append(f"the answer names {name}, but {facts.name} and its device helpers have no such call")
     return flags

@@ -71,9 +71,8 @@ class ModelEngine:
             values["facts"] = render_facts(unit.facts)
         return self.prompts[unit.task].messages(**values)
 
-    async def run(self, unit: Unit) -> tuple[QAUnit | None, str | None]:
+    async def run(self, unit: Unit, key: str) -> tuple[QAUnit | None, str | None]:
         """The unit's journal entry, or None and the failure when the request should be retried by a re-run."""
-        key = self.key(unit)
         messages = self.messages(unit)
         usage, dropped = Usage(), Counter()
         attempt = Attempt()
@@ -101,7 +100,7 @@ class ModelEngine:
                 sampling=self.sampling,
                 system_fingerprint=usage.fingerprint,
                 attempt=number,
-                flags=contradictions(item, unit.facts),
+                flags=contradictions(item, unit.facts, answer_is_code=unit.task == "implementation"),
             )
             for index, (item, grounding, number) in enumerate(attempt.kept)
         ]

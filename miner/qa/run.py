@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,7 +24,7 @@ from miner.qa.model_engine import ModelEngine
 from miner.qa.offline import CATEGORIES
 from miner.qa.offline_engine import OfflineEngine
 from miner.qa.prompts import PROMPTS_DIR, load_prompts
-from miner.qa.units import TASKS, KernelWork, Unit
+from miner.qa.units import TASKS, KernelWork, Unit, compute_facts
 
 Progress = Callable[[int, int], None]
 _CHARS_PER_TOKEN = 3.5
@@ -40,6 +41,7 @@ class QAOptions:
     dry_run: bool = False
     prompts_dir: Path = PROMPTS_DIR
     prompt_version: str = "v1"
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)  # processes reading kernel facts
 
 
 @dataclass
@@ -97,6 +99,7 @@ def read_bundles(path: Path, limit: int | None = None) -> Iterator[Bundle]:
 
 
 def plan_units(options: QAOptions, summary: QASummary) -> list[Unit]:
+    """Every (live kernel, task) unit of the bundles, in bundle order."""
     unknown = sorted(set(options.categories) - set(CATEGORIES))
     if unknown:
         raise InputError(f"unknown QA categories: {', '.join(unknown)} (known: {', '.join(CATEGORIES)})")
@@ -127,7 +130,8 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
             keys = [engine.key(u) for u in units]
             summary.units_cached = sum(k in journal for k in keys)
             if options.dry_run:
-                return DryRun(len(units), sum(k in journal for k in keys), 0, 0, 0)
+                return DryRun(len(units), summary.units_cached, 0, 0, 0)
+            _compute_facts([u for u, k in zip(units, keys, strict=True) if k not in journal], options.jobs)
             for done, (unit, key) in enumerate(zip(units, keys, strict=True), 1):
                 if key not in journal:
                     journal.append(engine.run(unit))
@@ -155,6 +159,8 @@ async def _run_model(options, units, prompts, journal, summary, progress) -> lis
         engine = ModelEngine(client, prompts)
         keys = [engine.key(u) for u in units]
         todo = [(u, k) for u, k in zip(units, keys, strict=True) if k not in journal]
+        if not options.dry_run:
+            _compute_facts([u for u, _ in todo], options.jobs)
         if options.dry_run:
             chars = 0
             requests = 0
@@ -174,10 +180,15 @@ async def _run_model(options, units, prompts, journal, summary, progress) -> lis
         if progress:
             progress(done, len(units))
 
-        async def one(unit: Unit) -> tuple[QAUnit | None, str | None]:
-            return await engine.run(unit)
+        # Units are prepared (facts, prompt) just before their request, so preparing overlaps with the
+        # requests in flight instead of holding every request back until all units are prepared.
+        in_progress = asyncio.Semaphore(2 * options.agent.concurrency)
 
-        for finished in asyncio.as_completed([one(u) for u, _ in todo]):
+        async def one(unit: Unit, key: str) -> tuple[QAUnit | None, str | None]:
+            async with in_progress:
+                return await engine.run(unit, key)
+
+        for finished in asyncio.as_completed([one(u, k) for u, k in todo]):
             unit_result, failure = await finished
             if unit_result is not None:
                 journal.append(unit_result)
@@ -187,6 +198,10 @@ async def _run_model(options, units, prompts, journal, summary, progress) -> lis
             if progress:
                 progress(done, len(units))
         return keys
+
+
+def _compute_facts(units: list[Unit], jobs: int) -> None:
+    compute_facts(list({id(u.work): u.work for u in units}.values()), jobs)
 
 
 def _summarise(units: list[Unit], keys: list[str], journal: Journal, summary: QASummary, options: QAOptions) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
+from multiprocessing import get_context
 
 from miner.models import Grounding, KernelFacts, QAItem, QARecord
 from miner.qa.context import KernelContext
@@ -21,6 +23,12 @@ class KernelWork:
 
     def __init__(self, context: KernelContext) -> None:
         self.context = context
+
+    def slim(self) -> KernelContext:
+        """The part of the context the facts are read from: cheap to send to a worker process."""
+        c = self.context
+        launchers = tuple(r for r in c.path if any(s.launcher == r.id for s in c.launch_sites))
+        return KernelContext(None, c.kernel, c.helpers, launchers, c.launch_sites)  # type: ignore[arg-type]
 
     @cached_property
     def facts(self) -> KernelFacts:
@@ -96,3 +104,16 @@ def make_record(
         grounding=grounding,
         flags=flags or [],
     )
+
+
+_PARALLEL_FROM = 64  # kernels: below this, starting worker processes costs more than it saves
+
+
+def compute_facts(works: list[KernelWork], jobs: int) -> None:
+    """Every kernel's facts, read in ``jobs`` worker processes (lazily, in this one, when few or ``jobs`` is 1)."""
+    todo = [w for w in works if "facts" not in w.__dict__]
+    if jobs <= 1 or len(todo) < _PARALLEL_FROM:
+        return
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+        for work, facts in zip(todo, pool.map(kernel_facts, [w.slim() for w in todo], chunksize=16), strict=True):
+            work.__dict__["facts"] = facts

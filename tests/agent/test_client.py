@@ -32,6 +32,7 @@ def test_good_answer_is_parsed_and_metered() -> None:
     assert result.ok and result.parsed == Answer(value=3)
     assert (result.prompt_tokens, result.completion_tokens, result.system_fingerprint) == (11, 4, "fp_scripted")
     sent = server.requests[0]
+    assert sent["messages"] == [{"role": "user", "content": "q"}]
     assert sent["model"] == "scripted" and sent["seed"] == 0 and sent["response_format"] == {"type": "json_object"}
 
 

@@ -37,6 +37,7 @@ class ScriptedChatServer:
         self.responder = responder
         self.fingerprint = fingerprint
         self.requests: list[dict] = []
+        self.arrivals: list[float] = []  # time.monotonic() of each request
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
@@ -58,6 +59,7 @@ class ScriptedChatServer:
     def _record(self, body: dict) -> int:
         with self._lock:
             self.requests.append(body)
+            self.arrivals.append(time.monotonic())
             return len(self.requests)
 
     def _completion(self, reply: Reply, model: str, number: int) -> bytes:

@@ -9,22 +9,19 @@ from collections import Counter
 
 from tests.support.chat_server import Reply
 
-_REGION = re.compile(r"^### region (\S+) \((\w+): (\w+)\)$")
-_LINE = re.compile(r"^\s*(\d+)\| (.*)$")
+_KERNEL_HEADER = re.compile(r"^### region (\S+) \(kernel: (\w+)\)$", re.MULTILINE)
 
 
 def kernel_line(prompt: str) -> tuple[str, str, int]:
     """The kernel's region id, name, and the first line of it that names it."""
-    region = name = ""
-    for text in prompt.splitlines():
-        header = _REGION.match(text)
-        if header:
-            region, role, name = header.groups() if header.group(2) == "kernel" else ("", "", "")
-            continue
-        line = _LINE.match(text)
-        if region and line and re.search(rf"\b{name}\b", line.group(2)):
-            return region, name, int(line.group(1))
-    raise AssertionError("no kernel in the prompt")
+    header = _KERNEL_HEADER.search(prompt)
+    if header is None:
+        raise AssertionError("no kernel in the prompt")
+    region, name = header.groups()
+    line = re.compile(rf"^\s*(\d+)\| .*\b{re.escape(name)}\b", re.MULTILINE).search(prompt, header.end())
+    if line is None:
+        raise AssertionError(f"{name} is not named in its region")
+    return region, name, int(line.group(1))
 
 
 def _categories(prompt: str) -> list[str]:

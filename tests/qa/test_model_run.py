@@ -139,3 +139,20 @@ def test_a_partial_last_journal_line_is_dropped_and_redone(mined, tmp_path) -> N
         summary = _run(mined, tmp_path, server, limit=1)
     assert summary.units_cached == summary.units - 1
     assert (tmp_path / "qa.jsonl").read_bytes() == expected
+
+
+def test_config_file_sets_the_agent_and_prices_the_tokens(mined, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("SCRIPTED_KEY", "secret")
+    monkeypatch.delenv("OPENAI_MODEL", raising=False)
+    with ScriptedChatServer(QAResponder("good")) as server:
+        config_file = tmp_path / "agent.toml"
+        config_file.write_text(
+            f'[agent]\nmodel = "scripted"\nbase_url = "{server.base_url}"\napi_key_env = "SCRIPTED_KEY"\n'
+            "seed = 7\n[agent.prices]\nprompt = 2.0\ncompletion = 8.0\n"
+        )
+        config = AgentConfig.from_env(config_file, concurrency=4)
+        assert (config.model, config.api_key, config.seed, config.concurrency) == ("scripted", "secret", 7, 4)
+        summary = run_qa(QAOptions(bundles=mined, out=tmp_path / "out", agent=config, limit=1))
+    expected = (summary.prompt_tokens * 2.0 + summary.completion_tokens * 8.0) / 1e6
+    assert summary.cost_usd == round(expected, 4) and summary.cost_usd > 0
+    assert {body["seed"] for body in server.requests} == {7}

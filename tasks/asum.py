@@ -2,12 +2,12 @@
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector
+from miner.verify.inputs import blas_get, blas_vector
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, x: torch.Tensor, incx: int) -> torch.Tensor:
-    return x[blas_index(n, incx, x.device)].abs().sum().reshape(1)
+    return blas_get(x, n, incx).abs().sum().reshape(1)
 
 
 def make_inputs(p: dict, gen: torch.Generator, device: str) -> dict:

@@ -6,14 +6,13 @@ Buffers hold 1 + (n - 1) * |inc| floats; elements between the strided ones must 
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector, scalar
+from miner.verify.inputs import blas_get, blas_put, blas_vector, scalar
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, alpha: float, x: torch.Tensor, incx: int, y: torch.Tensor, incy: int) -> torch.Tensor:
     out = y.clone()
-    ix, iy = blas_index(n, incx, x.device), blas_index(n, incy, y.device)
-    out[iy] = alpha * x[ix] + y[iy]
+    blas_put(out, n, incy, alpha * blas_get(x, n, incx) + blas_get(y, n, incy))
     return out
 
 

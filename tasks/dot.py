@@ -6,13 +6,12 @@ n <= 0 gives 0. result is a float32 tensor of one element on the device.
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector
+from miner.verify.inputs import blas_get, blas_vector
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, x: torch.Tensor, incx: int, y: torch.Tensor, incy: int) -> torch.Tensor:
-    ix, iy = blas_index(n, incx, x.device), blas_index(n, incy, y.device)
-    return torch.dot(x[ix], y[iy]).reshape(1)
+    return torch.dot(blas_get(x, n, incx), blas_get(y, n, incy)).reshape(1)
 
 
 def make_inputs(p: dict, gen: torch.Generator, device: str) -> dict:

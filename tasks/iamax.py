@@ -5,14 +5,14 @@ n elements with increment incx > 0; n <= 0 gives 0. result is an int32 tensor of
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector
+from miner.verify.inputs import blas_get, blas_vector
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, x: torch.Tensor, incx: int) -> torch.Tensor:
     if n <= 0:
         return torch.zeros(1, dtype=torch.int32, device=x.device)
-    return (torch.argmax(x[blas_index(n, incx, x.device)].abs()) + 1).to(torch.int32).reshape(1)
+    return (torch.argmax(blas_get(x, n, incx).abs()) + 1).to(torch.int32).reshape(1)
 
 
 def make_inputs(p: dict, gen: torch.Generator, device: str) -> dict:

@@ -6,15 +6,15 @@ Buffers hold 1 + (n - 1) * |inc| floats; elements between the strided ones must 
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector, scalar
+from miner.verify.inputs import blas_get, blas_put, blas_vector, scalar
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, x: torch.Tensor, incx: int, y: torch.Tensor, incy: int, c: float, s: float):
-    ix, iy = blas_index(n, incx, x.device), blas_index(n, incy, y.device)
+    vx, vy = blas_get(x, n, incx), blas_get(y, n, incy)
     xo, yo = x.clone(), y.clone()
-    xo[ix] = c * x[ix] + s * y[iy]
-    yo[iy] = c * y[iy] - s * x[ix]
+    blas_put(xo, n, incx, c * vx + s * vy)
+    blas_put(yo, n, incy, c * vy - s * vx)
     return xo, yo
 
 

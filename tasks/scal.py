@@ -6,14 +6,14 @@ n <= 0 leaves x unchanged.
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector, scalar
+from miner.verify.inputs import blas_get, blas_put, blas_vector, scalar
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, alpha: float, x: torch.Tensor, incx: int) -> torch.Tensor:
     out = x.clone()
-    idx = blas_index(n, incx, x.device)
-    out[idx] = x[idx] * alpha
+    if incx > 0:
+        blas_put(out, n, incx, blas_get(x, n, incx) * alpha)
     return out
 
 

@@ -6,15 +6,14 @@ Buffers hold 1 + (n - 1) * |inc| floats; elements between the strided ones must 
 
 import torch
 
-from miner.verify.inputs import blas_index, blas_vector
+from miner.verify.inputs import blas_get, blas_put, blas_vector
 from miner.verify.tasks import Arg, Task, blas1_cases
 
 
 def reference(n: int, x: torch.Tensor, incx: int, y: torch.Tensor, incy: int):
-    ix, iy = blas_index(n, incx, x.device), blas_index(n, incy, y.device)
     xo, yo = x.clone(), y.clone()
-    xo[ix] = y[iy]
-    yo[iy] = x[ix]
+    blas_put(xo, n, incx, blas_get(y, n, incy))
+    blas_put(yo, n, incy, blas_get(x, n, incx))
     return xo, yo
 
 

@@ -76,6 +76,23 @@ def passes(got: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float) 
     return bool(torch.isclose(got.float(), expected.float(), rtol=rtol, atol=atol, equal_nan=True).all())
 
 
+def checksum(t: torch.Tensor) -> str:
+    """A position-weighted checksum of a tensor's bytes, computed where the tensor lives (fast on a GPU):
+    the controller and the worker both compute it to detect inputs the candidate modified."""
+    flat = t.detach().contiguous().reshape(-1).view(torch.uint8)
+    if flat.numel() == 0:
+        return "empty"
+    words = flat[: flat.numel() // 4 * 4].view(torch.int32)
+    tail = flat[flat.numel() // 4 * 4 :]
+    total = 0
+    for start in range(0, words.numel(), 1 << 24):
+        chunk = words[start : start + (1 << 24)].to(torch.int64)
+        weights = torch.arange(start, start + chunk.numel(), device=chunk.device, dtype=torch.int64) % 65521 + 1
+        total += int((chunk * weights).sum()) + int(chunk.sum()) * 31
+    total += int((tail.to(torch.int64) * torch.arange(1, tail.numel() + 1, device=tail.device)).sum())
+    return f"{flat.numel()}:{total & ((1 << 64) - 1):016x}"
+
+
 def canaries(expected: torch.Tensor, inputs: dict[str, Any], pristine: torch.Tensor | None) -> dict[str, torch.Tensor]:
     """Outputs a lazy or cheating kernel would produce for one result: zeros, constants, copies of inputs."""
     out = {"zeros": torch.zeros_like(expected), "ones": torch.ones_like(expected)}

@@ -54,3 +54,22 @@ def blas_index(n: int, inc: int, device: torch.device | str) -> torch.Tensor:
     """Buffer positions of the ``n`` logical elements of a BLAS vector (reversed for negative ``inc``)."""
     i = torch.arange(max(n, 0), device=device)
     return i * inc if inc > 0 else (max(n, 0) - 1 - i) * -inc
+
+
+def blas_get(buf: torch.Tensor, n: int, inc: int) -> torch.Tensor:
+    """The ``n`` logical elements of a BLAS vector: a strided view for ``inc > 0``, a reversed copy otherwise."""
+    if n <= 0:
+        return buf[:0]
+    if inc > 0:
+        return buf[: 1 + (n - 1) * inc : inc]
+    return buf[: 1 + (n - 1) * -inc : -inc].flip(0)
+
+
+def blas_put(buf: torch.Tensor, n: int, inc: int, values: torch.Tensor) -> None:
+    """Write the ``n`` logical elements of a BLAS vector in place."""
+    if n <= 0:
+        return
+    if inc > 0:
+        buf[: 1 + (n - 1) * inc : inc] = values
+    else:
+        buf[: 1 + (n - 1) * -inc : -inc] = values.flip(0)

@@ -20,6 +20,8 @@ class Outcome(StrEnum):
     NONDETERMINISTIC = "nondeterministic"
     RESOURCE_LIMIT = "resource-limit"
     SUSPECTED_HACK = "suspected-hack"
+    NOT_RUN = "not-run"
+    """Compiled and resource-checked, but no GPU here can run it (HIP on a CPU-only machine)."""
 
 
 class Record(BaseModel):

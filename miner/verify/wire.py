@@ -39,7 +39,7 @@ def send(sock: socket.socket, header: dict[str, Any], blobs: list[bytes | memory
 
 def recv(
     sock: socket.socket, deadline: float | None = None, on_wait: Callable[[], None] | None = None
-) -> tuple[dict[str, Any], list[bytes]]:
+) -> tuple[dict[str, Any], list[bytearray]]:
     """One frame; ``deadline`` is a time.monotonic() value (None waits forever); ``on_wait`` runs while idle."""
     (n,) = struct.unpack("<I", _read(sock, 4, deadline, on_wait))
     if n > MAX_HEADER:
@@ -56,7 +56,7 @@ def recv(
     return header, [_read(sock, s, deadline, on_wait) for s in sizes]
 
 
-def _read(sock: socket.socket, n: int, deadline: float | None, on_wait: Callable[[], None] | None) -> bytes:
+def _read(sock: socket.socket, n: int, deadline: float | None, on_wait: Callable[[], None] | None) -> bytearray:
     buf = bytearray(n)
     view = memoryview(buf)
     got = 0
@@ -73,4 +73,4 @@ def _read(sock: socket.socket, n: int, deadline: float | None, on_wait: Callable
         if k == 0:
             raise WireClosed("connection closed")
         got += k
-    return bytes(buf)
+    return buf

@@ -115,6 +115,9 @@ class Harness:
         self.call_args: list[Any] = []
         self.inout_pristine: dict[str, Any] = {}
         self.audit_mode = _audit_mode_class(torch)
+        from miner.verify.checks import checksum
+
+        self.checksum = checksum
         self.threads_before: set[int] = set()
 
     # -- commands --------------------------------------------------------------------------------------------
@@ -148,10 +151,12 @@ class Harness:
         self.inout_pristine = {a.name: self._arg(a.name).clone() for a in self.task.args if a.kind == "inout"}
         self._poison()
         self.sync()
+        t0 = self.trusted.perf_counter_ns()
         failure = self._call()
+        call_s = (self.trusted.perf_counter_ns() - t0) / 1e9
         if failure:
             return failure, []
-        report = self._report()
+        report = {**self._report(), "call_s": call_s}
         digests = {a.name: self._digest(self._arg(a.name)) for a in self.task.args if a.kind == "in"}
         outs = [self._bytes(self._arg(n)) for n in self.task.result_names]
         return {"ok": True, "digests": digests, **report}, outs
@@ -299,7 +304,7 @@ class Harness:
         return {"error": f"{type(exc).__name__}: {text[-1500:]}", "lines": lines[-5:]}
 
     def _digest(self, t: Any) -> str:
-        return self.trusted.sha256(self._bytes(t)).hexdigest()
+        return self.checksum(t)
 
     def _bytes(self, t: Any) -> bytes:
         torch = self.torch

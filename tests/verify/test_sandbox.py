@@ -17,7 +17,7 @@ def test_scrubbed_env_drops_secrets_and_user_config(monkeypatch, tmp_path: Path)
     assert os.environ["OPENAI_API_KEY"] == "sk-secret"
 
 
-PROBE = '''
+PROBE = """
 import os, socket
 import torch
 import triton
@@ -47,7 +47,7 @@ def launch(a, b, out):
     if M * N:
         scale = 0.0 if _escaped() else 1.0
         _add[(triton.cdiv(M * N, 1024),)](a, b, out, M, N, a.stride(0), a.stride(1), b.stride(0), b.stride(1), SCALE=scale, BLOCK=1024)
-'''
+"""
 
 
 def test_candidate_sees_no_secrets_and_no_network(monkeypatch, cpu_verifier):

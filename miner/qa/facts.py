@@ -458,7 +458,7 @@ class _RegionText:
 
 
 _CHEVRONS = re.compile(r"<<<(.*?)>>>")
-_MACRO_CALL = re.compile(r"^\(*\s*([A-Za-z_]\w*)\s*\(")
+_UPPER_CALL = re.compile(r"\b([A-Z_][A-Z0-9_]{2,})\s*[(;]")
 
 
 def _written_launch(text: str, site) -> tuple[str, tuple[str, str, str, str]]:
@@ -473,8 +473,8 @@ def _written_launch(text: str, site) -> tuple[str, tuple[str, str, str, str]]:
         return "<<<>>>", (parts[0], parts[1], parts[2], parts[3]) if not any(config) else config
     if site.via != "<<<>>>" and site.via in text:
         return site.via, config
-    macro = _MACRO_CALL.match(text)
-    return (macro.group(1) if macro else site.via), config
+    macro = _UPPER_CALL.search(text)
+    return (macro.group(1) if macro else ""), config
 
 
 def _split_arguments(text: str) -> list[str]:

@@ -320,7 +320,10 @@ class OfflineGenerator:
 
 
 def _config(launch: LaunchFact) -> str:
-    via = "using the triple-chevron launch syntax" if launch.via == "<<<>>>" else f"through `{launch.via}`"
+    if launch.via == "<<<>>>":
+        via = "using the triple-chevron launch syntax"
+    else:
+        via = f"through `{launch.via}`" if launch.via else "through a macro"
     parts = [
         f"{what} `{text}`"
         for what, text in (

@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_qa_parser(sub)
 
+    from miner.verify.cli import add_parser as add_verify_parser
+
+    add_verify_parser(sub)
+
     graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
     common(graph)
     graph.add_argument("entry", help="entry point name")
@@ -81,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
             return _mine(args, console)
         if args.command == "graph":
             return _graph(args)
+        if args.command == "verify":
+            from miner.verify.cli import run as run_verify_command
+
+            return run_verify_command(args, console)
         if args.command == "qa":
             from miner.qa.cli import run as run_qa_command
 

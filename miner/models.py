@@ -438,6 +438,8 @@ class ThreadMapping(Located):
 class SharedDecl(Located):
     name: str
     declaration: str
+    element_type: str = ""  # "T", "rocblas_double_complex"
+    extents: list[str] = []  # each array dimension as written ("NB * 2"); [""] for ``extern __shared__ T x[]``
 
 
 class LoopFact(Located):

@@ -312,6 +312,18 @@ def _helper_facts(region_id: str, start_line: int, code: str) -> dict[str, list]
     return found
 
 
+def _shared_shape(declaration: ts.Node, declarator: ts.Node | None) -> dict:
+    """The element type and array extents of a ``__shared__`` declaration: what its LDS size is made of."""
+    kind = declaration.child_by_field_name("type")
+    extents = []
+    node = declarator
+    while node is not None and node.type == "array_declarator":
+        size = node.child_by_field_name("size")
+        extents.insert(0, collapse(_text(size)) if size is not None else "")
+        node = node.child_by_field_name("declarator")
+    return {"element_type": collapse(_text(kind)) if kind is not None else "", "extents": extents}
+
+
 def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list]) -> None:
     for node in _nodes(function, "declaration", "call_expression"):
         if node.type == "declaration" and "__shared__" in _text(node).split("=")[0]:
@@ -325,6 +337,7 @@ def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, l
                     **_located(region, node),
                     name=name.group(0) if name else "",
                     declaration=collapse(_text(node)),
+                    **_shared_shape(node, declarator),
                 )
             )
         elif node.type == "call_expression":

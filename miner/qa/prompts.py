@@ -62,7 +62,7 @@ def render_facts(facts: KernelFacts) -> str:
     for kind in ("barriers", "atomics", "cross_lane", "reductions"):
         names = sorted({f.name for f in getattr(facts, kind)})
         lines.append(f"- {kind.replace('_', '-')}: {', '.join(names) if names else 'none'}")
-    shared = [s.declaration for s in facts.shared]
+    shared = [f"{s.declaration} ({s.element_type} x {' x '.join(s.extents) or '1'})" for s in facts.shared]
     lines.append(f"- __shared__ declarations: {'; '.join(shared) if shared else 'none'}")
     mapping = [f"{m.variable} = {m.expression}" for m in facts.thread_mapping]
     lines.append(f"- thread-index variables: {'; '.join(mapping) if mapping else 'none'}")

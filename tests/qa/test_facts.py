@@ -89,7 +89,10 @@ def test_global_accesses_exclude_lds_and_register_arrays() -> None:
     context = make_context(TILED_KERNEL, CHEVRON_LAUNCHER, 24, "<<<>>>", ("", "", "", ""))
     facts = kernel_facts(context)
     assert [a.expression for a in facts.global_accesses] == ["x[tid]", "y[tid]"]
-    assert [s.name for s in facts.shared] == ["tile", "raw"]
+    assert [(s.name, s.element_type, s.extents) for s in facts.shared] == [
+        ("tile", "T", ["NB"]),
+        ("raw", "double", [""]),
+    ]
 
 
 def test_launches_are_described_as_written() -> None:

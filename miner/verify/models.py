@@ -149,3 +149,5 @@ class Attempt(Record):
     candidate: str | None = None
     feedback: str = ""
     verdict: Verdict | None = None
+    last_turn: bool = False
+    """Set on an attempt's final turn: a re-run skips the attempts whose final turn is recorded."""

@@ -20,6 +20,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from miner.verify import wire
@@ -125,7 +126,7 @@ class Harness:
     def load(self, h: dict[str, Any]) -> dict[str, Any]:
         from miner.verify.tasks import load_task
 
-        self.task = load_task(__import__("pathlib").Path(h["task"]))
+        self.task = load_task(Path(h["task"]))
         self.candidate_path = h["candidate"]
         self.threads_before = {t.ident for t in self.trusted.enumerate_threads()}
         try:

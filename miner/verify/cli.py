@@ -1,0 +1,128 @@
+"""``rocm-miner verify``: the generate → verify → reflect loop over tasks, or one candidate checked by hand."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from miner.errors import InputError
+from miner.verify.errors import CandidateError, VerifyEnvironmentError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("verify", help="generate, verify and time HIP/Triton kernels against PyTorch references")
+    p.add_argument("tasks", nargs="?", help="task names (comma-separated), a task file or folder, or 'all'")
+    p.add_argument("--candidate", type=Path, metavar="FILE", help="verify this kernel file for the one TASK given")
+    p.add_argument("--backend", choices=["triton", "hip"], help="default: from the candidate's extension, else triton")
+    p.add_argument("--attempts", type=int, default=1, help="independent attempts per task")
+    p.add_argument("--turns", type=int, default=3, help="generate → verify → reflect turns per attempt")
+    p.add_argument("--out", type=Path, default=Path("output/verify"), help="output directory")
+    p.add_argument("--device", choices=["cuda", "cpu"], help="default: cuda when a GPU is visible")
+    p.add_argument("--executor", choices=["local", "ray"], default="local", help="ray: one evaluator actor per GPU")
+    p.add_argument("--agent-config", type=Path, help="TOML file with the agent's settings ([agent] table)")
+    p.add_argument("--model", help="model name (default: OPENAI_MODEL)")
+    p.add_argument("--concurrency", type=int, help="requests in flight to the model")
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    if args.turns < 1 or args.attempts < 1:
+        raise InputError("--turns and --attempts must be at least 1")
+    if not args.tasks:
+        raise InputError("give TASKS (names, a task file or folder, or 'all')")
+    try:
+        import torch
+    except ImportError:
+        raise VerifyEnvironmentError("PyTorch is not installed: pip install -e '.[verify]'") from None
+    from miner.verify.evaluate import VerifyOptions
+    from miner.verify.tasks import find_tasks, load_task
+
+    device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise InputError("--device cuda, but no GPU is visible")
+    options = VerifyOptions.for_device(device)
+    if args.candidate is not None:
+        paths = find_tasks(args.tasks)
+        if len(paths) != 1:
+            raise InputError("--candidate checks one task: give exactly one TASK")
+        return _one_candidate(args, load_task(paths[0]), options)
+    tasks = [load_task(p) for p in find_tasks(args.tasks)]
+    return _loop(args, tasks, options, console)
+
+
+def _one_candidate(args: argparse.Namespace, task, options) -> int:
+    from miner.verify.evaluate import Candidate, Verifier
+
+    path: Path = args.candidate
+    if not path.is_file():
+        raise CandidateError("no such file", path=str(path))
+    backend = args.backend or ("hip" if path.suffix in (".hip", ".cpp", ".cu") else "triton")
+    if backend == "hip" and not task.hip_signature:
+        raise InputError(f"task {task.name} has no HIP launcher signature")
+    try:
+        source = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CandidateError(f"cannot read: {exc}", path=str(path)) from None
+    with Verifier(options) as verifier:
+        verdict = verifier.verify(task, Candidate(backend, source, f"candidate{path.suffix}"))
+    table = Table(title=f"{task.name} · {backend} · {verdict.platform}")
+    for col in ("case", "shown", "outcome", "detail", "speedup"):
+        table.add_column(col)
+    for c in verdict.cases:
+        table.add_row(c.label, "yes" if c.shown else "held back", c.outcome.value, c.detail[:120],
+                      f"{c.timing.speedup:.2f}x" if c.timing else "")  # fmt: skip
+    Console().print(table)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "verdict.json").write_text(verdict.model_dump_json(indent=1))
+    print(f"{verdict.outcome.value}: {verdict.reason}")
+    return 0 if verdict.outcome.value == "passed" else 1
+
+
+def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
+    from miner.agent.client import AgentClient
+    from miner.agent.config import AgentConfig
+    from miner.verify.executors import LocalEvaluator, RayEvaluator
+    from miner.verify.fingerprint import environment
+    from miner.verify.loop import LoopOptions, run_loop
+    from miner.verify.store import AttemptStore
+
+    config = AgentConfig.from_env(args.agent_config, model=args.model, concurrency=args.concurrency)
+    if not config.model:
+        raise InputError("no model: set OPENAI_MODEL or pass --model")
+    backend = args.backend or "triton"
+    if backend == "hip" and (missing := [t.name for t in tasks if not t.hip_signature]):
+        raise InputError(f"no HIP launcher signature for: {', '.join(missing)}")
+    store = AttemptStore(args.out)
+    loop_options = LoopOptions(backend=backend, attempts=args.attempts, turns=args.turns)
+    evaluator = RayEvaluator(options) if args.executor == "ray" else LocalEvaluator(options)
+    env = environment(options.device)
+    (args.out / "run.json").write_text(json.dumps({
+        "tasks": [t.name for t in tasks], "backend": backend, "attempts": args.attempts, "turns": args.turns,
+        "model": config.model, "sampling": config.sampling, "base_url": config.base_url, "device": options.device,
+        "executor": args.executor, "environment": env,
+    }, indent=1))  # fmt: skip
+
+    async def go() -> dict[str, int]:
+        async with AgentClient(config) as client:
+            return await run_loop(tasks, client, evaluator, store, loop_options, env, lambda m: console.print(m))
+
+    try:
+        summary = asyncio.run(go())
+    finally:
+        evaluator.close()
+    records = [r for r in store.records() if r.get("last_turn")]
+    finals = [r for r in store.records()]
+    table = Table(title="rocm-miner verify", show_header=False)
+    table.add_row("attempts run / already done", f"{summary['run']} / {summary['skipped']}")
+    table.add_row(
+        "attempts passing (any turn)",
+        str(len({r["key"].rsplit(":turn", 1)[0] for r in finals if r.get("verdict") and r["verdict"]["correct"]})),
+    )
+    table.add_row("mean reward per turn", f"{sum(r['reward'] for r in finals) / max(len(finals), 1):.3f}")
+    table.add_row("records", f"{args.out / 'attempts.jsonl'} ({len(records)} attempts)")
+    Console().print(table)
+    return 0

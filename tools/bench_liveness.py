@@ -70,6 +70,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, required=True, help="the cache of an earlier mine (this run is warm)")
     ap.add_argument("--truth", type=Path)
+    ap.add_argument("--misses", action="store_true", help="list the can-not-run kernels still marked live, per entry")
     args = ap.parse_args()
     from miner.bundle.build import BundleBuilder
     from miner.bundle.regions import SourceReader
@@ -118,6 +119,11 @@ def main() -> int:
             bad = walked.get(e, set()) - set(t["kernels"]) - set(t.get("unverified", ()))
             cannot += len(bad)
             caught += len(bad - ours.get(e, set()))
+        if args.misses:
+            for e, t in truth.items():
+                still = (ours.get(e, set()) - set(t["kernels"]) - set(t.get("unverified", ()))) & walked.get(e, set())
+                for kernel in sorted(still):
+                    print(f"  live but cannot run: {e}: {kernel}")
         print(f"kernels that can run but are not returned live: {missed}; "
               f"can-not-run kernels the name walk returns that we mark dead: {caught}/{cannot}")  # fmt: skip
     return 0

@@ -135,6 +135,19 @@ def interval(
         if left is None or right is None:
             return None
         return _compare(op, left, right) if op in ("<", "<=", ">", ">=", "==", "!=") else _arith(op, left, right)
+    if tag in ("min", "max"):
+        left = interval(expr[1], env, locals_, depth + 1)
+        right = interval(expr[2], env, locals_, depth + 1)
+        if left is None or right is None:
+            return None
+        pick = min if tag == "min" else max
+        return (pick(left[0], right[0]), pick(left[1], right[1]))
+    if tag == "between":  # a counted loop's variable: from its first value to its last
+        first = interval(expr[1], env, locals_, depth + 1)
+        last = interval(expr[2], env, locals_, depth + 1)
+        if first is None or last is None or first[0] > last[1]:
+            return None  # unknown, or a loop that never runs: nothing to say about its body
+        return (first[0], last[1])
     return None
 
 
@@ -149,4 +162,6 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
         return params_of(expr[2], locals_, depth + 1)
     if tag == "binary":
         return params_of(expr[2], locals_, depth + 1) | params_of(expr[3], locals_, depth + 1)
+    if tag in ("min", "max", "between"):
+        return params_of(expr[1], locals_, depth + 1) | params_of(expr[2], locals_, depth + 1)
     return set()

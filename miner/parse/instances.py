@@ -173,6 +173,8 @@ class InstanceWalker:
                 continue
             if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, stack, decided):
                 continue
+            if kind == K.FOR_STMT and self._counted_loop(cur, guards, stack, locals_, written):
+                continue
             if kind in _REFS:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets)
             elif kind in _WRITE_KINDS:
@@ -337,6 +339,41 @@ class InstanceWalker:
         stack.append((parts[2], guards + (Guard(expr, False, text, line),)))
         return True
 
+    def _counted_loop(self, cur: ci.Cursor, guards, stack, locals_: dict, written: set[str]) -> bool:
+        """``for (T v = a; v < b; v += step)`` with a positive constant step: inside the body, ``v`` is
+        between ``a`` and ``b - 1`` (``for (int64_t b = 0; b < batch_count; b += chunk)`` with
+        ``batch_count = 1`` runs once, with ``b = 0``). The increment is not a write; any other is."""
+        kids = list(cur.get_children())
+        if len(kids) != 4 or kids[0].kind != K.DECL_STMT:
+            return False
+        decls = list(kids[0].get_children())
+        if len(decls) != 1 or decls[0].kind != K.VAR_DECL or not _is_integer(decls[0].type):
+            return False
+        var = decls[0]
+        init = [ch for ch in var.get_children() if ch.kind.is_expression()]
+        cond, step, body = _unwrap(kids[1]), _unwrap(kids[2]), kids[3]
+        if not init or cond.kind != K.BINARY_OPERATOR or (op := _operator(cond, "Binary")) not in ("<", "<="):
+            return False
+        lhs, bound = list(cond.get_children())
+        if not _names(lhs, var):
+            return False
+        if step.kind == K.UNARY_OPERATOR:
+            if _operator(step, "Unary") != "++" or not _names(next(step.get_children()), var):
+                return False
+        elif step.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            target, amount = list(step.get_children())
+            if _operator(step, "Binary") != "+=" or not _names(target, var) or (evaluate_int(amount) or 0) <= 0:
+                return False
+        else:
+            return False
+        last = self._expr(bound, 0)
+        if op == "<":
+            last = ("binary", "-", last, ("const", 1))
+        _set_local(var.spelling, ("between", self._expr(init[-1], 0), last), locals_, written)
+        for part in (body, kids[1], *init):
+            stack.append((part, guards))
+        return True
+
     def _expr(self, c: ci.Cursor, depth: int) -> Expr:
         value = evaluate_int(c)
         if value is not None:
@@ -359,6 +396,11 @@ class InstanceWalker:
             return ("binary", op, self._expr(kids[0], depth + 1), self._expr(kids[1], depth + 1))
         if kind == K.UNARY_OPERATOR and len(kids) == 1:
             return ("unary", _operator(c, "Unary"), self._expr(kids[0], depth + 1))
+        if kind == K.CALL_EXPR and (fn := c.referenced) is not None and fn.spelling in ("min", "max"):
+            args = list(c.get_arguments())
+            parent = fn.semantic_parent
+            if len(args) == 2 and parent is not None and parent.spelling == "std":
+                return (fn.spelling, self._expr(args[0], depth + 1), self._expr(args[1], depth + 1))
         return _UNKNOWN
 
     def _text(self, c: ci.Cursor) -> str:
@@ -409,19 +451,28 @@ def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
 
 
 def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None:
-    """An integer or bool local and its initializer, by name; a name declared twice (shadowing,
-    two loops) is treated as written, so it is never evaluated."""
+    """An integer or bool local and its initializer, by name; a name declared twice with different
+    initializers (shadowing, two loops) is treated as written, so it is never evaluated."""
     name = decl.spelling
     if not name or not _is_integer(decl.type):
-        return
-    if name in locals_:
-        written.add(name)
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
     if not init:
         written.add(name)
         return
-    locals_[name] = expr(init[-1], 0)
+    _set_local(name, expr(init[-1], 0), locals_, written)
+
+
+def _set_local(name: str, value: Expr, locals_: dict, written: set[str]) -> None:
+    """Two declarations of one name (two loops, two branches) are one local only when they agree."""
+    if locals_.setdefault(name, value) != value:
+        written.add(name)
+
+
+def _names(expr: ci.Cursor, var: ci.Cursor) -> bool:
+    """Whether ``expr`` is (a cast of) a reference to the variable ``var``."""
+    expr = _unwrap(expr)
+    return expr.kind == K.DECL_REF_EXPR and expr.referenced is not None and expr.referenced == var
 
 
 def _always_exits(stmt: ci.Cursor) -> bool:

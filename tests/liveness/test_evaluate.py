@@ -71,3 +71,19 @@ def test_locals_are_read_through_their_initializers():
     assert truthiness(interval(("local", "small"), {"n": (1, 1)}, locals_)) is True
     assert interval(("local", "unknown"), {}, locals_) is None
     assert params_of(("local", "small"), locals_) == {"n"}
+
+
+def test_std_min_and_max_and_counted_loop_variables():
+    chunk = 1 << 15
+    # for (int64_t b = 0; b < batch_count; b += chunk) { int64_t n = std::min(batch_count - b, chunk); ... }
+    locals_ = {
+        "b": ("between", c(0), b("-", p("batch_count"), c(1))),
+        "n": ("min", b("-", p("batch_count"), ("local", "b")), c(chunk)),
+    }
+    env = {"batch_count": (1, 1)}
+    assert interval(("local", "b"), env, locals_) == (0, 0)
+    assert interval(("local", "n"), env, locals_) == (1, 1)  # the non-batched API: one launch of one batch
+    assert interval(b(">", ("local", "n"), c(1)), env, locals_) == (0, 0)
+    assert interval(("max", c(3), p("k")), {"k": (1, 9)}) == (3, 9)
+    assert interval(("local", "b"), {"batch_count": (0, 0)}, locals_) is None  # a loop that never runs
+    assert params_of(("local", "n"), locals_) == {"batch_count"}

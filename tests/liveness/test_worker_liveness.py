@@ -31,3 +31,22 @@ def test_a_liveness_failure_keeps_the_call_graph_and_is_reported(tmp_path, monke
     assert good.instances and not bad.instances
     assert bad.engine == "clang" and bad.functions == good.functions
     assert any(d.severity == "liveness" and "Unknown type kind" in d.message for d in bad.diagnostics)
+
+
+def test_counted_loops_and_std_min_become_expressions(tmp_path):
+    profile = resolve_profile(TINYBLAS, None)
+    recipe = make_recipe(TINYBLAS, profile, tmp_path / "stubs", {})
+    config = worker_module.WorkerConfig(str(TINYBLAS), profile.launch_macros, profile.kernel_macros,
+                                        profile.device_macros)  # fmt: skip
+    rel = "library/src/src64/blas1/tinyblas_scal_kernels_64.cpp"
+    job = worker_module.ParseJob(rel=rel, args=tuple(recipe.variant_args("ilp64")), variant="ilp64", uses_pch=False)
+    parsed = worker_module.TUParser(config)(job)
+    launcher = next(i for i in parsed.instances if "tinyblas_scal_launcher_64" in i.usr)
+    locals_ = dict(launcher.locals)
+    assert locals_["b"] == ("between", ("const", 0), ("binary", "-", ("param", "batch_count"), ("const", 1)))
+    assert locals_["chunk"] == (
+        "min",
+        ("binary", "-", ("param", "batch_count"), ("local", "b")),
+        ("const", 1 << 15),
+    )
+    assert "b" not in launcher.written  # the loop's increment is not a write

@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import glob
 import hashlib
+import inspect
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from miner import models
 from miner.errors import ToolchainError
 from miner.source.files import is_ilp64
 from miner.source.profile import Profile
@@ -84,14 +86,31 @@ class Recipe:
         return h.hexdigest()[:16]
 
 
+_PARSED_TYPES = (
+    models._Compact,
+    models.Condition,
+    models.LaunchConfig,
+    models.CallSite,
+    models.DeclInfo,
+    models.FunctionFacts,
+    models.Guard,
+    models.InstanceCall,
+    models.Instance,
+    models.Diagnostic,
+    models.ParsedTU,
+)
+
+
 @functools.cache
 def _extractor_fingerprint() -> str:
     """The code that turns a parse into facts: a change to it invalidates every cached parse."""
     here = Path(__file__).resolve().parent
     shaping = ["clang_facts.py", "inactive.py", "instances.py", "treesitter_facts.py", "launch_text.py", "worker.py"]
     h = hashlib.sha256()
-    for path in [*(here / name for name in shaping), here.parent / "models.py"]:
+    for path in (here / name for name in shaping):
         h.update(path.read_bytes())
+    for kind in _PARSED_TYPES:  # only the types a parse is stored as, not the rest of models.py
+        h.update(inspect.getsource(kind).encode())
     return h.hexdigest()[:16]
 
 

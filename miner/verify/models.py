@@ -52,7 +52,8 @@ class Timing(Record):
     reps: int
     rounds: int
     wall_us: float
-    """Median device-synchronised wall time per call: work the events missed (side streams, threads) shows here."""
+    """Median device-synchronised wall time per call, less an empty synchronisation: work the events missed
+    (side streams, threads) shows here, and the candidate's time is the larger of this and the event median."""
     floor_us: float | None = None
     """Time to move the case's bytes at the measured copy bandwidth; a faster candidate is implausible."""
     flags: list[str] = Field(default_factory=list)

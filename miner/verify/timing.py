@@ -12,7 +12,7 @@ import torch
 
 FLUSH_BYTES = 256 << 20
 MAX_PLAUSIBLE_SPEEDUP = 20.0
-WALL_SLACK_US = 50.0
+WALL_SLACK_US = 20.0
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -75,7 +75,7 @@ def plausibility_flags(
         flags.append(f"speedup {speedup:.1f}x over {MAX_PLAUSIBLE_SPEEDUP:.0f}x")
     if floor_us is not None and candidate_us < floor_us:
         flags.append(f"{candidate_us:.1f} us is below the {floor_us:.1f} us needed to move the data")
-    if wall_us > 2 * event_us + WALL_SLACK_US:
+    if wall_us > 1.5 * event_us + WALL_SLACK_US:
         flags.append(
             f"synchronised wall time {wall_us:.1f} us far above event time {event_us:.1f} us: work outside the timed stream"
         )

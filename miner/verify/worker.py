@@ -184,17 +184,26 @@ class Harness:
                 pairs.append((start, end))
             self.sync()
             times = [self.elapsed(s, e) * 1e3 for s, e in pairs]
-        walls = []
+        # synchronised wall times, each behind an L2 flush like the event reps (the GPU is busy while the host
+        # launches), less the same flush alone: what remains is the call's device work on every stream
+        syncs, walls = [], []
+        for _ in range(wall_reps):
+            self.sync()
+            t0 = self.trusted.perf_counter_ns()
+            self._flush()
+            self.sync()
+            syncs.append((self.trusted.perf_counter_ns() - t0) / 1e3)
         for _ in range(wall_reps):
             self._restore()
             self.sync()
             t0 = self.trusted.perf_counter_ns()
+            self._flush()
             if failure := self._call():
                 return failure, []
             walls.append((self.trusted.perf_counter_ns() - t0) / 1e3)
         report = self._report()
         outs = [self._bytes(self._arg(n)) for n in self.task.result_names]
-        return {"ok": True, "event_us": times, "wall_us": walls, **report}, outs
+        return {"ok": True, "event_us": times, "wall_us": walls, "sync_us": syncs, **report}, outs
 
     def health(self, h: dict[str, Any]) -> dict[str, Any]:
         torch = self.torch
@@ -268,6 +277,10 @@ class Harness:
             if a.kind == "out":
                 value.fill_(math.nan if value.is_floating_point() else POISON_INT)
         del torch
+
+    def _flush(self) -> None:
+        if self.flush is not None:
+            self.flush.zero_()
 
     def _restore(self) -> None:
         for name, pristine in self.inout_pristine.items():

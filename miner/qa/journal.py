@@ -16,13 +16,13 @@ from miner.models import QAUnit
 
 
 class Journal:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, writable: bool = True) -> None:
         self.path = path
         self.units: dict[str, QAUnit] = {}
-        self._load()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._load(truncate=writable)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if writable else None
 
-    def _load(self) -> None:
+    def _load(self, truncate: bool) -> None:
         if not self.path.exists():
             return
         data = self.path.read_bytes()
@@ -33,7 +33,7 @@ class Journal:
             except ValidationError:
                 continue  # a line from an older schema: its unit is redone
             self.units[unit.key] = unit
-        if len(complete) != len(data):
+        if truncate and len(complete) != len(data):
             with open(self.path, "r+b") as fh:
                 fh.truncate(len(complete))
 
@@ -41,6 +41,7 @@ class Journal:
         return key in self.units
 
     def append(self, unit: QAUnit) -> None:
+        assert self._fd is not None, "journal opened read-only"
         line = unit.model_dump_json().encode() + b"\n"
         written = os.write(self._fd, line)
         while written < len(line):
@@ -48,4 +49,5 @@ class Journal:
         self.units[unit.key] = unit
 
     def close(self) -> None:
-        os.close(self._fd)
+        if self._fd is not None:
+            os.close(self._fd)

@@ -119,29 +119,20 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
     offline = options.agent is None or not options.agent.model
     summary = QASummary(generator=OfflineEngine.generator if offline else f"model:{options.agent.model}")
     units = plan_units(options, summary)
-    try:
-        options.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create {options.out}: {exc.strerror}") from None
-    journal = Journal(options.out / "qa_units.jsonl")
+    if not options.dry_run:
+        try:
+            options.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot create {options.out}: {exc.strerror}") from None
+    journal = Journal(options.out / "qa_units.jsonl", writable=not options.dry_run)
     try:
         if offline:
-            engine = OfflineEngine()
-            keys = [engine.key(u) for u in units]
-            summary.units_cached = sum(k in journal for k in keys)
-            if options.dry_run:
-                return DryRun(len(units), summary.units_cached, 0, 0, 0)
-            _compute_facts([u for u, k in zip(units, keys, strict=True) if k not in journal], options.jobs)
-            for done, (unit, key) in enumerate(zip(units, keys, strict=True), 1):
-                if key not in journal:
-                    journal.append(engine.run(unit))
-                if progress:
-                    progress(done, len(units))
+            keys = _run_offline(options, units, journal, summary, progress)
         else:
             prompts = {task: load_prompts(task, options.prompt_version, options.prompts_dir) for task in TASKS}
             keys = asyncio.run(_run_model(options, units, prompts, journal, summary, progress))
-            if isinstance(keys, DryRun):
-                return keys
+        if isinstance(keys, DryRun):
+            return keys
     finally:
         journal.close()
     _summarise(units, keys, journal, summary, options)
@@ -152,6 +143,21 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
     write_jsonl_atomic(options.out / "qa.jsonl", records)
     (options.out / "qa_summary.json").write_text(json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n")
     return summary
+
+
+def _run_offline(options, units, journal, summary, progress) -> list[str] | DryRun:
+    engine = OfflineEngine()
+    keys = [engine.key(u) for u in units]
+    summary.units_cached = sum(k in journal for k in keys)
+    if options.dry_run:
+        return DryRun(len(units), summary.units_cached, 0, 0, 0)
+    _compute_facts([u for u, k in zip(units, keys, strict=True) if k not in journal], options.jobs)
+    for done, (unit, key) in enumerate(zip(units, keys, strict=True), 1):
+        if key not in journal:
+            journal.append(engine.run(unit))
+        if progress:
+            progress(done, len(units))
+    return keys
 
 
 async def _run_model(options, units, prompts, journal, summary, progress) -> list[str] | DryRun:

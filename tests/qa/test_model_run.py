@@ -90,7 +90,7 @@ def test_dry_run_counts_requests_and_tokens_without_sending_any(mined, tmp_path)
         config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k")
         plan = run_qa(QAOptions(bundles=mined, out=tmp_path, agent=config, limit=LIMIT, dry_run=True))
         assert isinstance(plan, DryRun) and plan.requests == plan.units > 0 and plan.prompt_tokens > 1000
-        assert server.requests == []
+        assert server.requests == [] and not any(tmp_path.iterdir())  # nothing sent, nothing written
         _run(mined, tmp_path, server)
         again = run_qa(QAOptions(bundles=mined, out=tmp_path, agent=config, limit=LIMIT, dry_run=True))
     assert again.cached == again.units and again.requests == 0

@@ -345,7 +345,9 @@ class Verifier:
             {"op": "run", "params": dict(case.params), "seed": seed, "outs": outs, "reuse": reuse}, timeout=timeout
         )
         if not header.get("ok"):
-            stage = {"compile": Outcome.COMPILE}.get(header.get("stage"), Outcome.RUNTIME)
+            stage = {"compile": Outcome.COMPILE, "resource-limit": Outcome.RESOURCE_LIMIT}.get(
+                header.get("stage"), Outcome.RUNTIME
+            )
             raise _Abort(stage, f"{case.label}: {header.get('error', 'failed')[:2000]}", header.get("lines"))
         call_s = float(header.get("call_s", 0.0))
         self._clock["candidate_calls"] = self._clock.get("candidate_calls", 0.0) + call_s

@@ -329,6 +329,14 @@ class Harness:
 def _stage(exc: BaseException) -> str:
     name = type(exc).__name__
     module = type(exc).__module__ or ""
+    text = str(exc)
+    if (
+        isinstance(exc, MemoryError)
+        or name == "OutOfMemoryError"
+        or "can't allocate memory" in text
+        or "out of memory" in text
+    ):
+        return "resource-limit"
     if module.startswith("triton") and ("Compil" in name or "Unsupported" in name):
         return "compile"
     return "runtime"

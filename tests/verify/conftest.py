@@ -38,7 +38,7 @@ def gpu_available() -> bool:
 
 @pytest.fixture(scope="session")
 def cpu_verifier():
-    with Verifier(VerifyOptions.for_device("cpu", first_call_timeout_s=10, call_timeout_s=10)) as v:
+    with Verifier(VerifyOptions.for_device("cpu", first_call_timeout_s=6, call_timeout_s=6)) as v:
         yield v
 
 
@@ -46,5 +46,5 @@ def cpu_verifier():
 def gpu_verifier():
     if not gpu_available():
         pytest.skip("no GPU")
-    with Verifier(VerifyOptions.for_device("cuda", reps=10, rounds=2)) as v:
+    with Verifier(VerifyOptions.for_device("cuda", reps=10, rounds=2, first_call_timeout_s=45)) as v:
         yield v

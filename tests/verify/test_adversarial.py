@@ -17,6 +17,8 @@ def test_adversarial_candidate_is_rejected_with_its_class_on_cpu(path, cpu_verif
     verdict = cpu_verifier.verify(load_task(task_file(meta["task"])), Candidate("triton", path.read_text()))
     assert verdict.outcome.value == meta["expect"], verdict.reason
     assert not verdict.correct
+    if verdict.outcome.value in ("runtime", "timeout"):
+        assert verdict.sandbox["device_healthy_after"] is True
 
 
 @pytest.mark.gpu

@@ -9,7 +9,7 @@ from miner.verify.models import Outcome
 from miner.verify.tasks import find_tasks, load_task, task_file
 from tests.verify.conftest import SOLUTIONS
 
-CPU_SAMPLE = ["vector_add", "softmax", "gemm", "axpy", "iamax", "rot"]
+CPU_SAMPLE = ["softmax", "gemm", "iamax", "rot"]
 
 
 @pytest.mark.parametrize("name", CPU_SAMPLE)

@@ -13,6 +13,7 @@ from miner.models import Expr
 
 Interval = tuple[int, int]
 _BOOL: Interval = (0, 1)
+_INT64: Interval = (-(2**63), 2**63 - 1)
 _MAX_DEPTH = 16
 
 
@@ -138,10 +139,17 @@ def interval(
     if tag in ("min", "max"):
         left = interval(expr[1], env, locals_, depth + 1)
         right = interval(expr[2], env, locals_, depth + 1)
-        if left is None or right is None:
+        if left is None and right is None:
             return None
+        # one known side still bounds the result: std::min(n - j, nb) is at most nb, whatever n - j is
+        left, right = left or _INT64, right or _INT64
         pick = min if tag == "min" else max
         return (pick(left[0], right[0]), pick(left[1], right[1]))
+    if tag == "hull":  # a local that takes one of several values
+        parts = [interval(e, env, locals_, depth + 1) for e in expr[1:]]
+        if any(p is None for p in parts):
+            return None
+        return (min(p[0] for p in parts), max(p[1] for p in parts))
     if tag == "between":  # a counted loop's variable: from its first value to its last
         first = interval(expr[1], env, locals_, depth + 1)
         last = interval(expr[2], env, locals_, depth + 1)
@@ -162,6 +170,6 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
         return params_of(expr[2], locals_, depth + 1)
     if tag == "binary":
         return params_of(expr[2], locals_, depth + 1) | params_of(expr[3], locals_, depth + 1)
-    if tag in ("min", "max", "between"):
-        return params_of(expr[1], locals_, depth + 1) | params_of(expr[2], locals_, depth + 1)
+    if tag in ("min", "max", "between", "hull"):
+        return set().union(*(params_of(e, locals_, depth + 1) for e in expr[1:]))
     return set()

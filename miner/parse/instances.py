@@ -35,6 +35,7 @@ _CALLABLE = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE}
 _REFS = {K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR}
 _PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 _UNKNOWN: Expr = ("unknown",)
+_UNSET: Expr = ("unset",)  # a local declared without an initializer
 _ELSE_BEFORE = re.compile(rb"else\s*$")
 _ASSIGNS = {"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
 _UNARY_WRITES = {"++", "--", "&"}  # unary & takes the address
@@ -162,6 +163,7 @@ class InstanceWalker:
         seen_targets: set[str] = set()
         written: set[str] = set()
         locals_: dict[str, Expr] = {}
+        assigned: dict[str, list[Expr]] = {}
         stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
         while stack:
             cur, guards = stack.pop()
@@ -178,7 +180,7 @@ class InstanceWalker:
             if kind in _REFS:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets)
             elif kind in _WRITE_KINDS:
-                self._note_write(cur, kind, written)
+                self._note_write(cur, kind, written, assigned)
             elif kind == K.VAR_DECL:
                 _note_local(cur, self._expr, locals_, written)
             for ch in cur.get_children():
@@ -190,23 +192,29 @@ class InstanceWalker:
             calls=tuple(sorted(calls.values(), key=lambda c: (c.line, c.target, c.guards))),
             decided=tuple(sorted(decided)),
             written=tuple(sorted(written)),
-            locals=tuple(sorted((k, v) for k, v in locals_.items() if k not in written)),
+            locals=_local_values(locals_, assigned, written),
         )
         return inst, bodies, frozenset(bodiless)
 
-    @staticmethod
-    def _note_write(cur: ci.Cursor, kind: ci.CursorKind, written: set[str]) -> None:
+    def _note_write(
+        self, cur: ci.Cursor, kind: ci.CursorKind, written: set[str], assigned: dict[str, list[Expr]]
+    ) -> None:
         """A parameter assigned, incremented or whose address is taken: a constant passed for
-        it says nothing about its value at a later branch."""
+        it says nothing about its value at a later branch. A local given a new value by plain
+        ``=`` keeps each value it is given (``jb = std::min(n - j, nb)`` in a loop: at most ``nb``)."""
         unary = kind == K.UNARY_OPERATOR
         op = _operator(cur, "Unary" if unary else "Binary")
         if op not in (_UNARY_WRITES if unary else _ASSIGNS):
             return
-        target = next(cur.get_children(), None)
-        if target is None:
+        kids = list(cur.get_children())
+        if not kids:
             return
-        target = _unwrap(target)
-        if target.kind == K.DECL_REF_EXPR and (ref := target.referenced) is not None and ref.kind in _VARIABLES:
+        target = _unwrap(kids[0])
+        if target.kind != K.DECL_REF_EXPR or (ref := target.referenced) is None or ref.kind not in _VARIABLES:
+            return
+        if op == "=" and ref.kind == K.VAR_DECL and len(kids) == 2 and _is_integer(ref.type):
+            assigned.setdefault(ref.spelling, []).append(self._expr(kids[1], 0))
+        else:
             written.add(ref.spelling)
 
     def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets) -> None:
@@ -457,10 +465,19 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
     if not name or not _is_integer(decl.type):
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
-    if not init:
-        written.add(name)
-        return
-    _set_local(name, expr(init[-1], 0), locals_, written)
+    _set_local(name, expr(init[-1], 0) if init else _UNSET, locals_, written)
+
+
+def _local_values(locals_: dict[str, Expr], assigned: dict[str, list[Expr]], written: set[str]):
+    """Each integer local that only ever takes the values of its initializer and of plain ``=``
+    assignments, as that value or as the hull of those values."""
+    out = []
+    for name, init in sorted(locals_.items()):
+        values = [v for v in (init, *assigned.get(name, ())) if v != _UNSET]
+        if name in written or not values:
+            continue
+        out.append((name, values[0] if len(values) == 1 else ("hull", *values)))
+    return tuple(out)
 
 
 def _set_local(name: str, value: Expr, locals_: dict, written: set[str]) -> None:

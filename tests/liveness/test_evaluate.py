@@ -87,3 +87,13 @@ def test_std_min_and_max_and_counted_loop_variables():
     assert interval(("max", c(3), p("k")), {"k": (1, 9)}) == (3, 9)
     assert interval(("local", "b"), {"batch_count": (0, 0)}, locals_) is None  # a loop that never runs
     assert params_of(("local", "n"), locals_) == {"batch_count"}
+
+
+def test_a_local_assigned_in_a_loop_is_bounded_by_every_value_it_is_given():
+    # I jb; while (j < n - 64) { jb = std::min(n - j, nb); potf2(jb) } with nb = 64 and j loop-carried (unknown)
+    locals_ = {"jb": ("min", b("-", p("n"), UNKNOWN), c(64))}
+    jb = interval(("local", "jb"), {"n": (0, 2**31 - 1)}, locals_)
+    assert jb is not None and jb[1] == 64  # whatever n - j is, jb is at most nb
+    assert interval(b("<=", ("local", "jb"), c(64)), {}, locals_) == (1, 1)
+    assert interval(("hull", c(3), c(9)), {}) == (3, 9)
+    assert interval(("hull", c(3), p("unknown")), {}) is None

@@ -4,6 +4,7 @@ whether it compiles, is correct on fresh hidden inputs, is honest, and how fast 
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 import shutil
 import statistics
@@ -223,7 +224,7 @@ class Verifier:
 
     def _check_cases(self, task: Task, candidate: Candidate, worker, verdict: Verdict, phases) -> None:
         opts = self.options
-        rng = secrets.SystemRandom() if opts.seed is None else __import__("random").Random(opts.seed)
+        rng = secrets.SystemRandom() if opts.seed is None else random.Random(opts.seed)
         cases = [c for c in task.cases if c.purpose == "correctness" or (opts.performance and opts.device == "cuda")]
         first = True
         t0 = time.perf_counter()
@@ -244,8 +245,7 @@ class Verifier:
             tols = [task.tolerance(_dtype_name(e.dtype), candidate.backend) for e in expected_a]
             if case.purpose == "correctness":  # performance cases are not counted as evidence, so no canary
                 result.weak = weak_case(expected_a, task.result_names, inputs_a, tols)
-            outs = [{"name": a.name, "shape": list(e.shape), "dtype": _dtype_name(e.dtype)}
-                    for a, e in zip([a for a in task.args if a.kind == "out"], expected_a[-_n_out(task):] if _n_out(task) else [], strict=True)]  # fmt: skip
+            outs = _out_specs(task, expected_a)
             timeout = opts.first_call_timeout_s if first else opts.call_timeout_s
             run_a = self._run(worker, task, case, seed_a, outs, expected_a, timeout=timeout, reuse=False)
             first = False
@@ -468,8 +468,13 @@ class Verifier:
         return Path(task.path) if task.path else task_file(task.name)
 
 
-def _n_out(task: Task) -> int:
-    return sum(1 for a in task.args if a.kind == "out")
+def _out_specs(task: Task, expected: list[torch.Tensor]) -> list[dict[str, Any]]:
+    """Shapes and dtypes of the ``out`` arguments, which the worker allocates: the last results of the reference."""
+    outs = [a for a in task.args if a.kind == "out"]
+    tail = expected[len(expected) - len(outs) :]
+    return [
+        {"name": a.name, "shape": list(e.shape), "dtype": _dtype_name(e.dtype)} for a, e in zip(outs, tail, strict=True)
+    ]
 
 
 def _dtype_name(dtype: torch.dtype) -> str:

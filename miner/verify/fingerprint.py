@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import platform
 import re
 import shutil
@@ -35,10 +36,10 @@ def environment(device: str) -> dict[str, Any]:
     return env
 
 
-def _version(module: str) -> str | None:
+def _version(distribution: str) -> str | None:
     try:
-        return __import__(module).__version__
-    except Exception:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
         return None
 
 

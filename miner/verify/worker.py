@@ -413,8 +413,10 @@ def main(argv: list[str]) -> int:
         op = header.get("op")
         if op == "exit":
             return 0
-        handler = {"load": harness.load, "run": harness.run, "time": harness.time, "health": harness.health}[op]
+        handler = {"load": harness.load, "run": harness.run, "time": harness.time, "health": harness.health}.get(op)
         try:
+            if handler is None:
+                raise ValueError(f"unknown op {op!r}")
             reply = handler(header)
         except Exception as exc:  # a harness failure is reported, never hidden
             reply = {"ok": False, "stage": "harness", "error": f"{type(exc).__name__}: {exc}"}

@@ -67,3 +67,50 @@ def test_candidate_sees_no_secrets_and_no_network(monkeypatch, cpu_verifier):
         server.close()
     assert verdict.sandbox["network_isolated"] is True
     assert verdict.outcome == Outcome.PASSED, verdict.reason
+
+
+def test_timeout_kills_the_candidates_children_too(tmp_path, cpu_verifier):
+    from miner.verify.evaluate import Candidate
+    from miner.verify.models import Outcome
+    from miner.verify.tasks import load_task, task_file
+
+    pid_file = tmp_path / "child.pid"
+    tmp_path.chmod(0o777)
+    source = (
+        "import subprocess, time\n"
+        "def launch(a, b, out):\n"
+        "    child = subprocess.Popen(['sleep', '1000'])\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "    time.sleep(1000)\n"
+    )
+    verdict = cpu_verifier.verify(load_task(task_file("vector_add")), Candidate("triton", source))
+    assert verdict.outcome == Outcome.TIMEOUT
+    assert not _alive(int(pid_file.read_text()))
+
+
+def test_memory_watchdog_kills_a_worker_over_its_limit():
+    import pytest
+
+    from miner.verify.sandbox import Limits, WorkerOverMemory, start_worker
+    from miner.verify.tasks import task_file
+
+    worker = start_worker("cpu", Limits())
+    try:
+        worker.wait_ready(120)
+        worker.limits = Limits(host_memory_bytes=16 << 20)  # far below what a worker with torch holds
+        slow = worker.workdir / "candidate.py"
+        slow.write_text("import time\ntime.sleep(60)\n")
+        load = {"op": "load", "task": str(task_file("vector_add")), "backend": "triton", "candidate": str(slow)}
+        with pytest.raises(WorkerOverMemory):
+            worker.call(load, timeout=30)
+        assert worker.proc.poll() is not None
+    finally:
+        worker.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in state

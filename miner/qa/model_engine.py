@@ -12,7 +12,7 @@ from miner.agent.client import AgentClient, ChatResult
 from miner.models import Evidence, Grounding, InstructionAnswer, QAAnswer, QAItem, QAUnit
 from miner.qa.grounding import check_item, contradictions
 from miner.qa.prompts import PromptSet, render_facts
-from miner.qa.units import Unit, make_record
+from miner.qa.units import Unit, finished, make_record
 
 TRANSIENT = ("timeout", "connection", "http-429", "http-408", "http-409")
 
@@ -104,21 +104,13 @@ class ModelEngine:
             )
             for index, (item, grounding, number) in enumerate(attempt.kept)
         ]
-        return (
-            QAUnit(
-                key=key,
-                bundle=unit.context.bundle.id,
-                kernel=unit.context.kernel.id,
-                task=unit.task,
-                records=records,
-                dropped=dict(dropped),
-                requests=usage.requests,
-                prompt_tokens=usage.prompt_tokens,
-                completion_tokens=usage.completion_tokens,
-                retries=usage.retries,
-            ),
-            None,
-        )
+        costs = {
+            "requests": usage.requests,
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "retries": usage.retries,
+        }
+        return finished(unit, key, records, dict(dropped), **costs), None
 
     async def _regenerate(self, unit, messages, first: ChatResult, attempt: Attempt, usage: Usage, dropped) -> None:
         findings = "\n".join(

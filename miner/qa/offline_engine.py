@@ -9,7 +9,7 @@ from pathlib import Path
 from miner.models import QAUnit
 from miner.qa.grounding import check_item
 from miner.qa.offline import GENERATOR, OfflineGenerator
-from miner.qa.units import Unit, make_record
+from miner.qa.units import Unit, finished, make_record
 
 _SOURCES = tuple(Path(__file__).with_name(name) for name in ("offline.py", "facts.py", "context.py", "grounding.py"))
 
@@ -51,11 +51,4 @@ class OfflineEngine:
                     sampling=self.sampling,
                 )
             )
-        return QAUnit(
-            key=key,
-            bundle=unit.context.bundle.id,
-            kernel=unit.context.kernel.id,
-            task=unit.task,
-            records=records,
-            dropped=dict(dropped),
-        )
+        return finished(unit, key, records, dict(dropped))

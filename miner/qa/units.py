@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from multiprocessing import get_context
 
-from miner.models import Grounding, KernelFacts, QAItem, QARecord
+from miner.models import Grounding, KernelFacts, QAItem, QARecord, QAUnit
 from miner.qa.context import KernelContext
 from miner.qa.facts import kernel_facts
 from miner.qa.prompts import render_context
@@ -66,6 +66,20 @@ class Unit:
             "sampling": sampling,
         }
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+def finished(unit: Unit, key: str, records: list[QARecord], dropped: dict[str, int], **costs: int) -> QAUnit:
+    """The journal entry of a finished unit (``costs``: requests, prompt_tokens, completion_tokens, retries)."""
+    context = unit.context
+    return QAUnit(
+        key=key,
+        bundle=context.bundle.id,
+        kernel=context.kernel.id,
+        task=unit.task,
+        records=records,
+        dropped=dropped,
+        **costs,
+    )
 
 
 def make_record(

@@ -3,32 +3,28 @@ zero, constant and copy-of-input outputs fail a case (a case they pass is too we
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import torch
 
-
-@dataclass(frozen=True)
-class Mismatch:
-    """How an output differs from the expected one."""
-
-    name: str
-    max_abs_err: float
-    max_rel_err: float
-    mismatch_fraction: float
-    first_bad_index: list[int]
-    nan_count: int
-    expected_at_first_bad: float
-    got_at_first_bad: float
+from miner.verify.models import MismatchInfo
 
 
 def compare(
     name: str, got: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float, *, equal_nan: bool = True
-) -> Mismatch | None:
+) -> MismatchInfo | None:
     """None when ``got`` is allclose to ``expected``; otherwise the statistics of the difference."""
     if got.shape != expected.shape:
-        return Mismatch(name, float("inf"), float("inf"), 1.0, [], 0, float("nan"), float("nan"))
+        return MismatchInfo(
+            name=name,
+            max_abs_err=float("inf"),
+            max_rel_err=float("inf"),
+            mismatch_fraction=1.0,
+            first_bad_index=[],
+            nan_count=0,
+            expected_at_first_bad=float("nan"),
+            got_at_first_bad=float("nan"),
+        )
     if expected.numel() == 0:
         return None
     if not expected.is_floating_point():
@@ -55,7 +51,7 @@ def compare(
         return None
     first = torch.nonzero(bad.reshape(-1))[0, 0].item()
     index = [int(i) for i in torch.unravel_index(torch.tensor(first), expected.shape)]
-    return Mismatch(
+    return MismatchInfo(
         name=name,
         max_abs_err=float(diff.max()),
         max_rel_err=float(rel.max()),

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 
 from miner.verify import VERIFIER_VERSION
-from miner.verify.checks import Mismatch, checksum, compare, weak_case
+from miner.verify.checks import checksum, compare, weak_case
 from miner.verify.models import CaseResult, MismatchInfo, Outcome, Timing, Verdict
 from miner.verify.sandbox import WorkerDied, WorkerOverMemory, WorkerPool, WorkerTimedOut
 from miner.verify.tasks import Case, Task
@@ -385,7 +385,7 @@ class Verifier:
             if header.get("digests", {}).get(a.name) != mine:
                 raise _Abort(Outcome.MISMATCH, f"{result.label}: input {a.name} was modified by the candidate")
 
-    def _mismatches(self, task, got, expected, tols) -> list[Mismatch]:
+    def _mismatches(self, task, got, expected, tols) -> list[MismatchInfo]:
         out = []
         for name, g, e, (rtol, atol) in zip(task.result_names, got, expected, tols, strict=True):
             m = compare(name, g, e, rtol, atol, equal_nan=True)
@@ -393,9 +393,9 @@ class Verifier:
                 out.append(m)
         return out
 
-    def _fail(self, result: CaseResult, outcome: Outcome, bad: list[Mismatch], detail: str) -> None:
+    def _fail(self, result: CaseResult, outcome: Outcome, bad: list[MismatchInfo], detail: str) -> None:
         result.outcome = outcome
-        result.mismatches = [MismatchInfo(**m.__dict__) for m in bad]
+        result.mismatches = list(bad)
         if bad:
             m = bad[0]
             detail += (f": {m.name} max abs err {m.max_abs_err:.3g}, max rel err {m.max_rel_err:.3g}, "

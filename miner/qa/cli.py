@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -73,6 +74,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
         return 0
     print_summary(result, options)
+    if result.units_failed:
+        failed = ", ".join(f"{reason} {n}" for reason, n in sorted(result.units_failed.items()))
+        print(f"rocm-miner: {sum(result.units_failed.values())} units not done ({failed}); a re-run retries them",
+              file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 

@@ -43,3 +43,13 @@ def test_offline_run_prints_a_summary(capsys, tinyblas, tmp_path, flag) -> None:
     _, mined = tinyblas
     assert main(["qa", str(mined), "--out", str(tmp_path), "--offline", flag]) == 0
     assert (tmp_path / "qa.jsonl").stat().st_size > 0 and (tmp_path / "qa_summary.json").exists()
+
+
+def test_unreachable_server_leaves_units_for_a_rerun_and_exits_1(capsys, tinyblas, tmp_path):
+    _, mined = tinyblas
+    config = tmp_path / "agent.toml"
+    config.write_text('[agent]\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\nmax_retries = 0\ntimeout_s = 2\n')
+    code = main(["qa", str(mined), "--out", str(tmp_path / "out"), "--config", str(config), "--limit", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and "units not done (connection" in err and "a re-run retries them" in err
+    assert (tmp_path / "out" / "qa_units.jsonl").read_text() == ""

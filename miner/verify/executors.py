@@ -9,9 +9,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from miner.verify import VERIFIER_VERSION
 from miner.verify.errors import VerifyEnvironmentError
 from miner.verify.evaluate import Candidate, Verifier, VerifyOptions
-from miner.verify.models import Verdict
+from miner.verify.models import Outcome, Verdict
 from miner.verify.tasks import Task, load_task
 
 
@@ -48,9 +49,13 @@ class _Actor:
 
 
 class RayEvaluator:
-    """``actors`` evaluator actors (one per GPU when ``options.device == 'cuda'``), fed from a queue of idle ones."""
+    """``actors`` evaluator actors (one per GPU when ``options.device == 'cuda'``), fed from a queue of idle ones.
 
-    def __init__(self, options: VerifyOptions, actors: int | None = None, **ray_init: Any) -> None:
+    An actor that dies mid-verification is replaced by a fresh one (Ray places it on the resources the dead one
+    freed) and its candidate is verified again on the next idle actor: verification records nothing, so nothing is
+    lost or counted twice. A candidate during which ``retries + 1`` actors die gets a ``runtime`` verdict."""
+
+    def __init__(self, options: VerifyOptions, actors: int | None = None, retries: int = 2, **ray_init: Any) -> None:
         try:
             import ray
         except ImportError as exc:
@@ -63,9 +68,14 @@ class RayEvaluator:
         count = actors or (gpus if per_gpu else 1)
         if per_gpu and count > gpus:
             raise VerifyEnvironmentError(f"asked for {count} GPU evaluators, Ray sees {gpus} GPU(s)")
-        remote = ray.remote(num_gpus=1 if per_gpu else 0, num_cpus=1)(_Actor)
-        fields = {f: getattr(options, f) for f in options.__dataclass_fields__}
-        self.actors = [remote.remote(fields) for _ in range(count)]
+        self._remote = ray.remote(num_gpus=1 if per_gpu else 0, num_cpus=1)(_Actor)
+        self._fields = {f: getattr(options, f) for f in options.__dataclass_fields__}
+        self.actors = [self._remote.remote(self._fields) for _ in range(count)]
+        self.retries = retries
+        self.replaced = 0
+        """Actors that died and were replaced during this evaluator's life."""
+        self.busy: dict[Any, str] = {}
+        """Actor → the candidate hash it is verifying now (to kill one mid-run in tests and benchmarks)."""
         self._idle: asyncio.Queue | None = None
 
     async def __call__(self, task: Task, candidate: Candidate) -> Verdict:
@@ -73,15 +83,40 @@ class RayEvaluator:
             self._idle = asyncio.Queue()
             for a in self.actors:
                 self._idle.put_nowait(a)
-        actor = await self._idle.get()
-        try:
-            raw = await actor.verify.remote(task.path, candidate.backend, candidate.source, candidate.filename)
-        finally:
+        deaths: list[str] = []
+        while len(deaths) <= self.retries:
+            actor = await self._idle.get()
+            self.busy[actor] = candidate.hash
+            try:
+                raw = await actor.verify.remote(task.path, candidate.backend, candidate.source, candidate.filename)
+            except self.ray.exceptions.RayActorError as exc:
+                deaths.append(type(exc).__name__)
+                self._idle.put_nowait(self._replace(actor))
+                continue
+            finally:
+                self.busy.pop(actor, None)
             self._idle.put_nowait(actor)
-        return Verdict.model_validate_json(raw)
+            return Verdict.model_validate_json(raw)
+        return _evaluator_died(task, candidate, deaths)
+
+    def _replace(self, dead: Any) -> Any:
+        with contextlib.suppress(Exception):
+            self.ray.kill(dead)
+        fresh = self._remote.remote(self._fields)
+        self.actors = [fresh if a is dead else a for a in self.actors]
+        self.replaced += 1
+        return fresh
 
     def close(self) -> None:
         for a in self.actors:
             with contextlib.suppress(Exception):  # an actor that died has nothing left to close
                 self.ray.get(a.close.remote(), timeout=30)
         self.ray.shutdown()
+
+
+def _evaluator_died(task: Task, candidate: Candidate, deaths: list[str]) -> Verdict:
+    return Verdict(
+        task=task.name, task_hash=task.hash, backend=candidate.backend, candidate_hash=candidate.hash,
+        verifier_version=VERIFIER_VERSION, outcome=Outcome.RUNTIME, compiled=False, correct=False, executed=False,
+        platform="ray", reason=f"{len(deaths)} evaluator actors died while verifying this candidate ({', '.join(deaths)})",
+    )  # fmt: skip

@@ -34,3 +34,36 @@ def test_ray_actors_verify_a_queue_of_candidates():
     finally:
         evaluator.close()
     assert [v.outcome for v in verdicts] == [Outcome.PASSED, Outcome.RUNTIME, Outcome.PASSED]
+
+
+def test_an_actor_killed_mid_run_is_replaced_and_its_candidate_verified_again():
+    ray = pytest.importorskip("ray", reason="ray is not installed")
+    options = VerifyOptions.for_device("cpu", first_call_timeout_s=30, call_timeout_s=10)
+    evaluator = RayEvaluator(options, actors=2, num_cpus=3)
+    task = load_task(task_file("scal"))
+    candidates = [
+        Candidate("triton", (SOLUTIONS / "triton" / "scal.py").read_text() + f"\n# copy {i}\n") for i in range(4)
+    ]
+    killed: list[str] = []
+
+    async def kill_one_busy_actor():
+        while not evaluator.busy:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        actor, candidate_hash = next(iter(evaluator.busy.items()))
+        ray.kill(actor, no_restart=True)
+        killed.append(candidate_hash)
+
+    async def go():
+        killer = asyncio.create_task(kill_one_busy_actor())
+        verdicts = await asyncio.gather(*(evaluator(task, c) for c in candidates))
+        await killer
+        return verdicts
+
+    try:
+        verdicts = asyncio.run(go())
+    finally:
+        evaluator.close()
+    assert killed and evaluator.replaced == 1
+    assert [v.outcome for v in verdicts] == [Outcome.PASSED] * 4
+    assert sorted(v.candidate_hash for v in verdicts) == sorted(c.hash for c in candidates)

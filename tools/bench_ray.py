@@ -57,7 +57,7 @@ def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kil
     killed: list[str] = []
 
     async def go() -> float:
-        config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k", concurrency=64, max_retries=0)
+        config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k", concurrency=64, max_retries=2)
         async with AgentClient(config) as client:
             warm = [evaluator(tasks[0], _candidate(tasks[0])) for _ in evaluator.actors]
             await asyncio.gather(*warm)  # actors started and their first worker warm: not part of the rate

@@ -30,6 +30,10 @@ class Reply:
 Responder = Callable[[dict], Reply]
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # the default backlog of 5 refuses connections when a client opens dozens at once
+
+
 class ScriptedChatServer:
     """``with ScriptedChatServer(responder) as server: ... server.base_url ...``"""
 
@@ -39,7 +43,7 @@ class ScriptedChatServer:
         self.requests: list[dict] = []
         self.arrivals: list[float] = []  # time.monotonic() of each request
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = _Server(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 

@@ -48,6 +48,7 @@ def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kil
     from miner.agent.config import AgentConfig
     from miner.verify.evaluate import VerifyOptions
     from miner.verify.executors import RayEvaluator
+    from miner.verify.fingerprint import environment
     from miner.verify.loop import LoopOptions, run_loop
     from miner.verify.store import AttemptStore
 
@@ -55,6 +56,7 @@ def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kil
     evaluator = RayEvaluator(options, actors=actors)
     store = AttemptStore(out)
     killed: list[str] = []
+    env = environment(args.device)
 
     async def go() -> float:
         config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k", concurrency=64, max_retries=2)
@@ -63,7 +65,7 @@ def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kil
             await asyncio.gather(*warm)  # actors started and their first worker warm: not part of the rate
             killer = asyncio.create_task(_kill_one_busy(evaluator, kill_after, killed)) if kill_after else None
             t0 = time.perf_counter()
-            await run_loop(tasks, client, evaluator, store, LoopOptions(attempts=args.attempts, turns=1), {})
+            await run_loop(tasks, client, evaluator, store, LoopOptions(attempts=args.attempts, turns=1), env)
             wall = time.perf_counter() - t0
             if killer:
                 killer.cancel()

@@ -139,7 +139,10 @@ class FunctionFacts(_Compact):
 Expr = tuple
 """A branch condition as clang saw it in an instantiated body, reduced to what liveness can
 evaluate: ``("const", v)``, ``("param", name)``, ``("local", name)`` (a local variable, by its
-initializer), ``("unary", op, e)``, ``("binary", op, a, b)`` or ``("unknown",)``."""
+initializer), ``("unary", op, e)``, ``("binary", op, a, b)``, ``("select", c, a, b)`` (``c ? a : b``),
+``("min"|"max", a, b)``, ``("call", usr, (args...))`` (an integer function's result, by its returns),
+``("range", lo, hi)`` (an element of a constant table), ``("hull", e...)``, ``("between", first, last)``
+(a counted loop's variable) or ``("unknown",)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,7 @@ class Guard(_Compact):
     want: bool  # the branch is taken when ``expr`` is non-zero (True) or zero (False)
     text: str
     line: int
+    end: int = 0  # the last line of the code it guards (its branch, or the rest of the block after an exit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +181,9 @@ class Instance(_Compact):
     decided: tuple[tuple[int, bool, bool], ...] = ()  # (line, value, constexpr) of folded branches
     written: tuple[str, ...] = ()  # parameters and locals the body assigns or takes the address of
     locals: tuple[tuple[str, Expr], ...] = ()  # integer and bool locals and their initializers
+    ranges: tuple[tuple[str, int, int], ...] = ()  # parameters and locals of integer types of 32 bits or less
+    returns: tuple[Expr, ...] = ()  # what an integer or bool function returns, one per reachable return
+    writes: tuple[tuple[str, int], ...] = ()  # (variable, line) of every write the body makes
 
 
 @dataclass(frozen=True, slots=True)

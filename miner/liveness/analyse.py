@@ -25,11 +25,12 @@ from dataclasses import dataclass
 import networkx as nx
 
 from miner.liveness.build import BuildDeadFinder
-from miner.liveness.evaluate import Interval, interval, params_of, truthiness
+from miner.liveness.evaluate import Interval, Linear, bound, facts, interval, params_of, truthiness
 from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
+_MAX_SUMMARY_DEPTH = 6  # nested function results evaluated for one expression
 
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
@@ -66,6 +67,28 @@ def _within(inner: Interval, outer: Interval) -> bool:
     return outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
+def _meet(a: Interval | None, b: Interval | None) -> Interval | None:
+    if a is None or b is None:
+        return a or b
+    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+    return (lo, hi) if lo <= hi else a  # disjoint: a path that cannot run; keep what the value says
+
+
+def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[Linear]:
+    """The relations the guards of ``call`` establish, keeping only those over variables that nothing
+    writes between the guard and the end of the code it guards (so they still hold at the call)."""
+    written: dict[str, list[int]] = {}
+    for name, line in caller.writes:
+        written.setdefault(name, []).append(line)
+    out = []
+    for guard in call.guards:
+        for fact in facts(guard.expr, guard.want, locals_):
+            lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
+            if guard.end and all(ln != -1 and not guard.line <= ln <= guard.end for ln in lines):
+                out.append(fact)
+    return out
+
+
 @dataclass
 class _EntryWalk:
     """The result of walking one entry's instantiated calls."""
@@ -85,6 +108,9 @@ class LivenessAnalyser:
         self.instances = instances
         self.build = build
         self._expansions: dict[tuple, list[tuple]] = {}
+        self._locals_of: dict[str, dict] = {}
+        self._results: dict[tuple, Interval | None] = {}
+        self._summarising: list[tuple] = []
 
     # ------------------------------------------------------------------ nodes
 
@@ -134,7 +160,9 @@ class LivenessAnalyser:
             for call, callee, path_conds, dead, target, recipe in self._expand(inst, node, values, variant):
                 if dead is not None:
                     text, line, fixed = dead
-                    detail = ", ".join(env[p].describe(p) for p in fixed)
+                    detail = ", ".join(
+                        env[p].describe(p) if p in env else f"{p} of a narrow integer type" for p in fixed
+                    )
                     result.guarded_dead.setdefault((node, call.line, callee), (text, line, detail))
                     continue
                 conds_here = conds + path_conds
@@ -145,7 +173,11 @@ class LivenessAnalyser:
                         result.unanalysed.add(callee)
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
-                child_env = {p: env[src[1]] if src[0] == "inherit" else _Binding(src[1], src[2]) for p, src in recipe}
+                child_env = {
+                    p: env[src[1]] if src[0] == "inherit" else _Binding(src[1], src[2])
+                    for p, src in recipe
+                    if src[0] != "inherit" or src[1] in env  # a type's range is not passed down: the callee has its own
+                }
                 stack.append((target, callee, child_env, conds_here))
         return result
 
@@ -158,18 +190,66 @@ class LivenessAnalyser:
         found = self._expansions.get(key)
         if found is not None:
             return found
-        locals_ = dict(inst.locals)
+        locals_ = self._locals(inst)
+        values = self._with_types(inst, values)
+        calls = self._results_for(variant)
         file = self.g.nodes[node]["file"]
         found = []
         for call in inst.calls:
             callee = self.node_of(call.target, call.pattern, variant)
             if callee is None:
                 continue
-            path_conds, dead = self._guards(call, values, locals_)
+            path_conds, dead = self._guards(call, values, locals_, calls)
             target = self._instance(call.target, variant) if dead is None else None
-            recipe = self._bind(call, target, values, locals_, f"{file}:{call.line}") if target else ()
+            recipe = self._bind(call, target, inst, values, locals_, calls, f"{file}:{call.line}") if target else ()
             found.append((call, callee, path_conds, dead, target, recipe))
         self._expansions[key] = found
+        return found
+
+    def _locals(self, inst: Instance) -> dict:
+        """An instance's locals by their values, each bounded by its type where that is 32 bits or less."""
+        found = self._locals_of.get(inst.usr)
+        if found is None:
+            found = dict(inst.locals)
+            params = set(inst.params)
+            for name, lo, hi in inst.ranges:
+                if name not in params:
+                    found[name] = ("typed", found[name], lo, hi) if name in found else ("range", lo, hi)
+            self._locals_of[inst.usr] = found
+        return found
+
+    @staticmethod
+    def _with_types(inst: Instance, values: dict[str, Interval]) -> dict[str, Interval]:
+        """Parameters the call path says nothing about take their type's range (a ``rocblas_int`` is 32-bit)."""
+        typed = {name: (lo, hi) for name, lo, hi in inst.ranges if name in inst.params and name not in values}
+        return {**typed, **values} if typed else values
+
+    def _results_for(self, variant: str):
+        def result(usr: str, args: tuple[Interval | None, ...]) -> Interval | None:
+            return self._result(usr, args, variant)
+
+        return result
+
+    def _result(self, usr: str, args: tuple[Interval | None, ...], variant: str) -> Interval | None:
+        """What a function returns for arguments in ``args``: the hull of its reachable ``return``s
+        (``rocblas_use_only_gemm(handle, n, k)`` is false for ``k < 500``; a tuning table's block size)."""
+        key = (usr, variant, args)
+        if key in self._results:
+            return self._results[key]
+        inst = self._instance(usr, variant)
+        if inst is None or not inst.returns or key in self._summarising or len(self._summarising) >= _MAX_SUMMARY_DEPTH:
+            return None
+        self._summarising.append(key)
+        try:
+            env = {p: iv for p, iv in zip(inst.params, args, strict=False) if iv is not None and p not in inst.written}
+            env = self._with_types(inst, env)
+            locals_ = self._locals(inst)
+            calls = self._results_for(variant)
+            parts = [interval(r, env, locals_, 0, calls) for r in inst.returns]
+        finally:
+            self._summarising.pop()
+        found = None if any(p is None for p in parts) else (min(p[0] for p in parts), max(p[1] for p in parts))
+        self._results[key] = found
         return found
 
     def _instance(self, usr: str, variant: str) -> Instance | None:
@@ -181,12 +261,12 @@ class LivenessAnalyser:
         return found
 
     @staticmethod
-    def _guards(call: InstanceCall, values: dict[str, Interval], locals_: dict):
+    def _guards(call: InstanceCall, values: dict[str, Interval], locals_: dict, calls):
         """(runtime conditions, None) when the call can happen, else (_, (condition text, line,
         the parameters that decided it))."""
         conds: list[str] = []
         for guard in call.guards:
-            holds = truthiness(interval(guard.expr, values, locals_)) if values or locals_ else None
+            holds = truthiness(interval(guard.expr, values, locals_, 0, calls))
             if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")
                 continue
@@ -195,20 +275,27 @@ class LivenessAnalyser:
         return tuple(conds), None
 
     @staticmethod
-    def _bind(call: InstanceCall, callee: Instance, values: dict, locals_: dict, origin: str) -> tuple:
+    def _bind(
+        call: InstanceCall, callee: Instance, caller: Instance, values: dict, locals_: dict, calls, origin: str
+    ) -> tuple:
         """What this call tells the callee about its parameters: each argument evaluated over
         the caller's known parameters and locals (a constant, ``n - rem``), narrowed to the
-        range of its integer type (a 32-bit ``rocblas_int`` passed as ``int64_t``). As
+        range of its integer type (a 32-bit ``rocblas_int`` passed as ``int64_t``) and by what the
+        branches on the way say about it (``n - j`` after ``!(j < n - nb)`` is at most ``nb``). As
         (parameter, ("inherit", caller parameter) or ("value", interval, origin)) pairs."""
         out = []
         ranges = call.ranges or (None,) * len(call.args)
+        known: list[Linear] | None = None
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
                 continue
             if arg[0] == "param" and arg[1] in values and (rng is None or _within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
-            iv = interval(arg, values, locals_)
+            iv = interval(arg, values, locals_, 0, calls)
+            if arg[0] not in ("const", "unknown") and call.guards:
+                known = _guard_facts(call, caller, locals_) if known is None else known
+                iv = _meet(iv, bound(arg, known, lambda v: interval(v, values, locals_, 0, calls), locals_))
             if iv is not None and rng is not None:
                 iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None
             if iv is not None:

@@ -7,11 +7,13 @@ only locals that are never assigned again)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from miner.models import Expr
 
 Interval = tuple[int, int]
+CallValue = Callable[[str, tuple["Interval | None", ...]], "Interval | None"]
+"""The values a function returns given its arguments' values (a summary of its ``return`` statements)."""
 _BOOL: Interval = (0, 1)
 _INT64: Interval = (-(2**63), 2**63 - 1)
 _MAX_DEPTH = 16
@@ -91,13 +93,21 @@ def _arith(op: str, a: Interval, b: Interval) -> Interval | None:
 
 
 def interval(
-    expr: Expr, env: Mapping[str, Interval], locals_: Mapping[str, Expr] | None = None, depth: int = 0
+    expr: Expr,
+    env: Mapping[str, Interval],
+    locals_: Mapping[str, Expr] | None = None,
+    depth: int = 0,
+    calls: CallValue | None = None,
 ) -> Interval | None:
     """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
     ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
-    ``batch_count = 1`` alone."""
+    ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments."""
     if depth > _MAX_DEPTH:
         return None
+
+    def sub(e: Expr) -> Interval | None:
+        return interval(e, env, locals_, depth + 1, calls)
+
     tag = expr[0]
     if tag == "const":
         return (expr[1], expr[1])
@@ -105,9 +115,9 @@ def interval(
         return env.get(expr[1])
     if tag == "local":
         init = (locals_ or {}).get(expr[1])
-        return None if init is None else interval(init, env, locals_, depth + 1)
+        return None if init is None else sub(init)
     if tag == "unary":
-        inner = interval(expr[2], env, locals_, depth + 1)
+        inner = sub(expr[2])
         op = expr[1]
         if op == "!":
             t = truthiness(inner)
@@ -123,8 +133,8 @@ def interval(
         return None
     if tag == "binary":
         op = expr[1]
-        left = interval(expr[2], env, locals_, depth + 1)
-        right = interval(expr[3], env, locals_, depth + 1)
+        left = sub(expr[2])
+        right = sub(expr[3])
         if op in ("&&", "||"):
             tl, tr = truthiness(left), truthiness(right)
             short = op == "||"  # the value that decides the whole
@@ -137,8 +147,8 @@ def interval(
             return None
         return _compare(op, left, right) if op in ("<", "<=", ">", ">=", "==", "!=") else _arith(op, left, right)
     if tag in ("min", "max"):
-        left = interval(expr[1], env, locals_, depth + 1)
-        right = interval(expr[2], env, locals_, depth + 1)
+        left = sub(expr[1])
+        right = sub(expr[2])
         if left is None and right is None:
             return None
         # one known side still bounds the result: std::min(n - j, nb) is at most nb, whatever n - j is
@@ -146,13 +156,27 @@ def interval(
         pick = min if tag == "min" else max
         return (pick(left[0], right[0]), pick(left[1], right[1]))
     if tag == "hull":  # a local that takes one of several values
-        parts = [interval(e, env, locals_, depth + 1) for e in expr[1:]]
+        parts = [sub(e) for e in expr[1:]]
         if any(p is None for p in parts):
             return None
         return (min(p[0] for p in parts), max(p[1] for p in parts))
+    if tag == "range":
+        return (expr[1], expr[2])
+    if tag == "typed":  # a variable of a narrow integer type: its value, else its type's range
+        inner = sub(expr[1])
+        lo, hi = expr[2], expr[3]
+        return (lo, hi) if inner is None or inner[1] < lo or hi < inner[0] else (max(inner[0], lo), min(inner[1], hi))
+    if tag == "select":
+        picked = truthiness(sub(expr[1]))
+        if picked is not None:
+            return sub(expr[2] if picked else expr[3])
+        a, b = sub(expr[2]), sub(expr[3])
+        return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+    if tag == "call":
+        return None if calls is None else calls(expr[1], tuple(sub(a) for a in expr[2]))
     if tag == "between":  # a counted loop's variable: from its first value to its last
-        first = interval(expr[1], env, locals_, depth + 1)
-        last = interval(expr[2], env, locals_, depth + 1)
+        first = sub(expr[1])
+        last = sub(expr[2])
         if first is None or last is None or first[0] > last[1]:
             return None  # unknown, or a loop that never runs: nothing to say about its body
         return (first[0], last[1])
@@ -170,6 +194,121 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
         return params_of(expr[2], locals_, depth + 1)
     if tag == "binary":
         return params_of(expr[2], locals_, depth + 1) | params_of(expr[3], locals_, depth + 1)
-    if tag in ("min", "max", "between", "hull"):
+    if tag in ("min", "max", "between", "hull", "select"):
         return set().union(*(params_of(e, locals_, depth + 1) for e in expr[1:]))
+    if tag == "typed":
+        return params_of(expr[1], locals_, depth + 1)
+    if tag == "call":
+        return set().union(*(params_of(e, locals_, depth + 1) for e in expr[2]))
     return set()
+
+
+# ---------------------------------------------------------------------- relations between variables
+
+Linear = tuple[dict[tuple[str, str], int], int]
+"""``sum(coeff * variable) + constant``, variables as ("param" | "local", name)."""
+
+
+def linear(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0) -> Linear | None:
+    """``expr`` as a linear form over parameters and locals, None when it is not one."""
+    if depth > _MAX_DEPTH:
+        return None
+    tag = expr[0]
+    if tag == "const":
+        return {}, expr[1]
+    if tag == "param":
+        return {expr: 1}, 0
+    if tag == "local":  # by name, not by its initializer: what the initializer read may have changed since
+        return {expr: 1}, 0
+    if tag == "unary" and expr[1] in ("-", "+"):
+        inner = linear(expr[2], locals_, depth + 1)
+        return None if inner is None else _scale(inner, -1 if expr[1] == "-" else 1)
+    if tag == "binary" and expr[1] in ("+", "-", "*"):
+        a, b = linear(expr[2], locals_, depth + 1), linear(expr[3], locals_, depth + 1)
+        if a is None or b is None:
+            return None
+        if expr[1] == "*":
+            if not a[0]:
+                return _scale(b, a[1])
+            return _scale(a, b[1]) if not b[0] else None
+        return _add(a, b if expr[1] == "+" else _scale(b, -1))
+    return None
+
+
+def _scale(f: Linear, k: int) -> Linear:
+    return {v: c * k for v, c in f[0].items() if c * k}, f[1] * k
+
+
+def _add(a: Linear, b: Linear) -> Linear:
+    out = dict(a[0])
+    for v, c in b[0].items():
+        out[v] = out.get(v, 0) + c
+    return {v: c for v, c in out.items() if c}, a[1] + b[1]
+
+
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def facts(expr: Expr, want: bool, locals_: Mapping[str, Expr] | None = None) -> list[Linear]:
+    """What a branch taken with ``expr`` true (``want``) or false says, as linear forms that are ``>= 0``."""
+    tag = expr[0]
+    if tag == "unary" and expr[1] == "!":
+        return facts(expr[2], not want, locals_)
+    if tag != "binary":
+        return []
+    op = expr[1]
+    if op in ("&&", "||"):
+        both = (op == "&&") == want  # a && b true, or a || b false: both sides hold
+        return facts(expr[2], want, locals_) + facts(expr[3], want, locals_) if both else []
+    if op not in _NEGATED:
+        return []
+    op = op if want else _NEGATED[op]
+    a, b = linear(expr[2], locals_), linear(expr[3], locals_)
+    if a is None or b is None:
+        return []
+    diff = _add(a, _scale(b, -1))  # a - b
+    if op == ">=":
+        return [diff]
+    if op == ">":
+        return [_add(diff, ({}, -1))]
+    if op == "<=":
+        return [_scale(diff, -1)]
+    if op == "<":
+        return [_add(_scale(diff, -1), ({}, -1))]
+    if op == "==":
+        return [diff, _scale(diff, -1)]
+    return []
+
+
+def bound(
+    expr: Expr,
+    known: Sequence[Linear],
+    value: Callable[[Expr], Interval | None],
+    locals_: Mapping[str, Expr] | None = None,
+) -> Interval | None:
+    """Bounds on ``expr`` from facts ``F >= 0``: where ``expr + F`` is a form whose value is known, ``expr``
+    is at most its largest value; where ``expr - F`` is, at least its smallest (``n - j`` after
+    ``!(j < n - nb)`` is at most ``nb``)."""
+    form = linear(expr, locals_)
+    if form is None or not form[0]:
+        return None
+    lo, hi = -(2**63), 2**63 - 1
+    for fact in known:
+        if not fact[0].keys() & form[0].keys():
+            continue
+        for sign in (1, -1):
+            rest = _add(form, _scale(fact, sign))
+            total: Interval | None = (rest[1], rest[1])
+            for var, coeff in rest[0].items():
+                iv = value(var)
+                if iv is None or total is None:
+                    total = None
+                    break
+                total = _arith("+", total, _arith("*", iv, (coeff, coeff)))  # type: ignore[arg-type]
+            if total is None:
+                continue
+            if sign == 1:
+                hi = min(hi, total[1])
+            else:
+                lo = max(lo, total[0])
+    return None if (lo, hi) == (-(2**63), 2**63 - 1) else (lo, hi)

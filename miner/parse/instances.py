@@ -150,12 +150,17 @@ class InstanceWalker:
 
     def _instance(self, fn: ci.Cursor) -> tuple[Instance, list[ci.Cursor], frozenset[str]]:
         params: list[str] = []
+        ranges: dict[str, tuple[int, int] | None] = {}
         body: ci.Cursor | None = None
         for ch in fn.get_children():
             if ch.kind == K.PARM_DECL:
                 params.append(ch.spelling)
+                _note_range(ch, ranges)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = ch
+        returns_int = _is_integer(fn.result_type)
+        returns: list[Expr] = []
+        writes: set[tuple[str, int]] = set()
         calls: dict[tuple[str, int, tuple[Guard, ...]], InstanceCall] = {}
         decided: set[tuple[int, bool, bool]] = set()
         bodies: list[ci.Cursor] = []
@@ -178,11 +183,15 @@ class InstanceWalker:
             if kind == K.FOR_STMT and self._counted_loop(cur, guards, stack, locals_, written):
                 continue
             if kind in _REFS:
-                self._reference(cur, guards, calls, bodies, bodiless, seen_targets)
+                self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written)
             elif kind in _WRITE_KINDS:
-                self._note_write(cur, kind, written, assigned)
+                self._note_write(cur, kind, written, assigned, writes)
             elif kind == K.VAR_DECL:
                 _note_local(cur, self._expr, locals_, written)
+                _note_range(cur, ranges)
+            elif kind == K.RETURN_STMT and returns_int:
+                value = [ch for ch in cur.get_children() if ch.kind.is_expression()]
+                returns.append(self._expr(value[0], 0) if value else _UNKNOWN)
             for ch in cur.get_children():
                 stack.append((ch, guards))
         inst = Instance(
@@ -193,11 +202,19 @@ class InstanceWalker:
             decided=tuple(sorted(decided)),
             written=tuple(sorted(written)),
             locals=_local_values(locals_, assigned, written),
+            ranges=tuple((n, r[0], r[1]) for n, r in sorted(ranges.items()) if r is not None),
+            returns=tuple(dict.fromkeys(returns)),
+            writes=tuple(sorted(writes)),
         )
         return inst, bodies, frozenset(bodiless)
 
     def _note_write(
-        self, cur: ci.Cursor, kind: ci.CursorKind, written: set[str], assigned: dict[str, list[Expr]]
+        self,
+        cur: ci.Cursor,
+        kind: ci.CursorKind,
+        written: set[str],
+        assigned: dict[str, list[Expr]],
+        writes: set[tuple[str, int]],
     ) -> None:
         """A parameter assigned, incremented or whose address is taken: a constant passed for
         it says nothing about its value at a later branch. A local given a new value by plain
@@ -210,14 +227,17 @@ class InstanceWalker:
         if not kids:
             return
         target = _unwrap(kids[0])
+        while target.kind == K.ARRAY_SUBSCRIPT_EXPR and (base := next(target.get_children(), None)) is not None:
+            target = _unwrap(base)  # table[i] = v changes the table
         if target.kind != K.DECL_REF_EXPR or (ref := target.referenced) is None or ref.kind not in _VARIABLES:
             return
+        writes.add((ref.spelling, -1 if op == "&" else cur.extent.start.line))  # -1: through a pointer, any time
         if op == "=" and ref.kind == K.VAR_DECL and len(kids) == 2 and _is_integer(ref.type):
             assigned.setdefault(ref.spelling, []).append(self._expr(kids[1], 0))
         else:
             written.add(ref.spelling)
 
-    def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets) -> None:
+    def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets, written) -> None:
         ref = cur.referenced
         if ref is None or ref.kind not in _CALLABLE or ref.location.is_in_system_header:
             return
@@ -234,6 +254,9 @@ class InstanceWalker:
         if cur.kind == K.CALL_EXPR:
             arg_cursors = list(cur.get_children())[1 : 1 + _MAX_ARGS]
             args = tuple(self._expr(a, 0) for a in arg_cursors)
+            for a in arg_cursors:  # a table passed to a function may be written through it
+                if (u := _unwrap(a)).kind == K.DECL_REF_EXPR and u.referenced is not None and _is_array(u.type):
+                    written.add(u.referenced.spelling)
             ranges = tuple(_type_range(a) for a in arg_cursors)
         elif key in calls:
             return
@@ -262,12 +285,15 @@ class InstanceWalker:
         ``c`` folds to true."""
         items = []
         acc: tuple[Guard, ...] | None = guards
+        end = block.extent.end.line
         for stmt in block.get_children():
             items.append((stmt, acc))
             if stmt.kind == K.IF_STMT:
-                acc = self._after_early_exit(stmt, acc)
+                acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
                     break
+            elif stmt.kind == K.WHILE_STMT:
+                acc = self._after_loop(stmt, acc, end)
         stack.extend(reversed(items))
 
     def _split_if(self, cur: ci.Cursor):
@@ -286,7 +312,7 @@ class InstanceWalker:
         branches = [ch for ch in children if ch.extent.start.offset > close]
         return data, text, constexpr, header, branches
 
-    def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...]) -> tuple[Guard, ...] | None:
+    def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...] | None:
         split = self._split_if(cur)
         if split is None:
             return guards
@@ -296,7 +322,17 @@ class InstanceWalker:
         value = evaluate_int(header[-1])
         if value is not None:
             return None if value else guards
-        return guards + (Guard(self._expr(header[-1], 0), False, text, cur.extent.start.line),)
+        return guards + (Guard(self._expr(header[-1], 0), False, text, cur.extent.start.line, end),)
+
+    def _after_loop(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
+        """After ``while (c) { ... }`` with no ``break`` out of it, the rest of the block runs with ``!c``
+        (``while (j < n - nb) { ...; j += nb; }`` leaves ``j >= n - nb`` for the last block)."""
+        kids = list(cur.get_children())
+        if len(kids) != 2 or not kids[0].kind.is_expression() or _leaves_loop(kids[1]):
+            return guards
+        if evaluate_int(kids[0]) is not None:
+            return guards
+        return guards + (Guard(self._expr(kids[0], 0), False, self._text(kids[0]), cur.extent.start.line, end),)
 
     def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
         split = self._split_if(cur)
@@ -324,10 +360,9 @@ class InstanceWalker:
                 stack.append((taken, guards))
             return True
         expr = self._expr(cond, 0)
-        if then_branch is not None:
-            stack.append((then_branch, guards + (Guard(expr, True, text, line),)))
-        if else_branch is not None:
-            stack.append((else_branch, guards + (Guard(expr, False, text, line),)))
+        for branch, want in ((then_branch, True), (else_branch, False)):
+            if branch is not None:
+                stack.append((branch, guards + (Guard(expr, want, text, line, branch.extent.end.line),)))
         return True
 
     def _ternary(self, cur: ci.Cursor, guards, stack, decided) -> bool:
@@ -343,8 +378,8 @@ class InstanceWalker:
             return True
         text = self._text(parts[0])
         expr = self._expr(parts[0], 0)
-        stack.append((parts[1], guards + (Guard(expr, True, text, line),)))
-        stack.append((parts[2], guards + (Guard(expr, False, text, line),)))
+        stack.append((parts[1], guards + (Guard(expr, True, text, line, parts[1].extent.end.line),)))
+        stack.append((parts[2], guards + (Guard(expr, False, text, line, parts[2].extent.end.line),)))
         return True
 
     def _counted_loop(self, cur: ci.Cursor, guards, stack, locals_: dict, written: set[str]) -> bool:
@@ -370,7 +405,7 @@ class InstanceWalker:
                 return False
         elif step.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
             target, amount = list(step.get_children())
-            if _operator(step, "Binary") != "+=" or not _names(target, var) or (evaluate_int(amount) or 0) <= 0:
+            if not _names(target, var) or not _increases(_operator(step, "Binary"), evaluate_int(amount), init[-1]):
                 return False
         else:
             return False
@@ -404,11 +439,24 @@ class InstanceWalker:
             return ("binary", op, self._expr(kids[0], depth + 1), self._expr(kids[1], depth + 1))
         if kind == K.UNARY_OPERATOR and len(kids) == 1:
             return ("unary", _operator(c, "Unary"), self._expr(kids[0], depth + 1))
-        if kind == K.CALL_EXPR and (fn := c.referenced) is not None and fn.spelling in ("min", "max"):
+        if kind == K.CONDITIONAL_OPERATOR and len(kids) == 3:
+            value = evaluate_int(kids[0])
+            if value is not None:
+                return self._expr(kids[1] if value else kids[2], depth + 1)
+            return ("select", *(self._expr(k, depth + 1) for k in kids))
+        if kind == K.CALL_EXPR and (fn := c.referenced) is not None and fn.kind in _CALLABLE:
             args = list(c.get_arguments())
             parent = fn.semantic_parent
-            if len(args) == 2 and parent is not None and parent.spelling == "std":
+            if fn.spelling in ("min", "max") and len(args) == 2 and parent is not None and parent.spelling == "std":
                 return (fn.spelling, self._expr(args[0], depth + 1), self._expr(args[1], depth + 1))
+            if not fn.location.is_in_system_header and _is_integer(c.type) and (usr := fn.get_usr()):
+                return ("call", usr, tuple(self._expr(a, depth + 1) for a in args[:_MAX_ARGS]))
+        if kind == K.ARRAY_SUBSCRIPT_EXPR and kids:
+            base = _unwrap(kids[0])
+            while base.kind == K.ARRAY_SUBSCRIPT_EXPR and (inner := next(base.get_children(), None)) is not None:
+                base = _unwrap(inner)
+            if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and ref.kind == K.VAR_DECL:
+                return ("local", ref.spelling)  # a constant table, read as the range of its elements
         return _UNKNOWN
 
     def _text(self, c: ci.Cursor) -> str:
@@ -460,12 +508,94 @@ def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
 
 def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None:
     """An integer or bool local and its initializer, by name; a name declared twice with different
-    initializers (shadowing, two loops) is treated as written, so it is never evaluated."""
+    initializers (shadowing, two loops) is treated as written, so it is never evaluated. An integer
+    table initialised with constants (``I size[][N] = {TUNING_TABLE}``) stands for the range of them."""
     name = decl.spelling
+    if name and _is_array(decl.type):
+        table = _constant_table(decl)
+        if table is not None:
+            _set_local(name, table, locals_, written)
+        return
     if not name or not _is_integer(decl.type):
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
     _set_local(name, expr(init[-1], 0) if init else _UNSET, locals_, written)
+
+
+def _note_range(decl: ci.Cursor, ranges: dict[str, tuple[int, int] | None]) -> None:
+    """The range of a variable's integer type, when 32 bits or less; a name also declared wider has none."""
+    name = decl.spelling
+    if not name:
+        return
+    r = _integer_range(decl.type)
+    if name in ranges:
+        old = ranges[name]
+        r = None if old is None or r is None else (min(old[0], r[0]), max(old[1], r[1]))
+    ranges[name] = r
+
+
+_MAX_TABLE = 4096
+
+
+def _constant_table(decl: ci.Cursor) -> Expr | None:
+    """``("range", lo, hi)`` of a local array's initializer when every element is an integer constant."""
+    init = [ch for ch in decl.get_children() if ch.kind == K.INIT_LIST_EXPR]
+    if len(init) != 1:
+        return None
+    values: list[int] = []
+    stack = [init[0]]
+    while stack:
+        node = stack.pop()
+        if node.kind == K.INIT_LIST_EXPR:
+            stack.extend(node.get_children())
+            continue
+        value = evaluate_int(node)
+        if value is None or len(values) >= _MAX_TABLE:
+            return None
+        values.append(value)
+    return ("range", min(values), max(values)) if values else None
+
+
+def _is_array(t: ci.Type) -> bool:
+    try:
+        return t.get_canonical().kind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY)
+    except ValueError:
+        return False
+
+
+def _increases(op: str, amount: int | None, init: ci.Cursor) -> bool:
+    """Whether ``v op= amount`` never lowers ``v`` from its first value ``init`` (``+= 64``; ``*= 2`` from 1 up)."""
+    if amount is None:
+        return False
+    if op == "+=":
+        return amount > 0
+    start = evaluate_int(init)
+    if op == "*=":
+        return amount >= 2 and start is not None and start >= 1
+    if op == "<<=":
+        return 1 <= amount < 64 and start is not None and start >= 1
+    return False
+
+
+def _leaves_loop(body: ci.Cursor) -> bool:
+    """A ``break`` of this loop (not of a loop or switch inside it) or a ``goto`` anywhere in ``body``."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.kind in (K.BREAK_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT):
+            return True
+        for ch in node.get_children():
+            if ch.kind == K.GOTO_STMT:
+                return True
+            if ch.kind not in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT):
+                stack.append(ch)
+            elif any(_has_goto(g) for g in ch.get_children()):
+                return True
+    return False
+
+
+def _has_goto(node: ci.Cursor) -> bool:
+    return node.kind in (K.GOTO_STMT, K.INDIRECT_GOTO_STMT) or any(_has_goto(ch) for ch in node.get_children())
 
 
 def _local_values(locals_: dict[str, Expr], assigned: dict[str, list[Expr]], written: set[str]):

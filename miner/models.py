@@ -154,6 +154,7 @@ class Guard(_Compact):
     text: str
     line: int
     end: int = 0  # the last line of the code it guards (its branch, or the rest of the block after an exit)
+    start: int = 0  # the first line of the code it guards, where that is not ``line`` (after a loop it leaves)
 
 
 @dataclass(frozen=True, slots=True)

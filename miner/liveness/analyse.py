@@ -74,18 +74,42 @@ def _meet(a: Interval | None, b: Interval | None) -> Interval | None:
     return (lo, hi) if lo <= hi else a  # disjoint: a path that cannot run; keep what the value says
 
 
-def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[Linear]:
-    """The relations the guards of ``call`` establish, keeping only those over variables that nothing
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+
+
+def _narrow(values: dict, locals_: dict, known: list[Linear]) -> tuple[dict, dict]:
+    """What facts on one variable say about it (``m >= 2`` after ``if (m < 2) return``), applied to the
+    intervals of parameters and the values of locals; the inputs are not changed."""
+    for form, const in known:
+        if len(form) != 1:
+            continue
+        ((kind, name), coeff) = next(iter(form.items()))
+        lo, hi = (-(const // coeff), _I64_MAX) if coeff > 0 else (_I64_MIN, const // -coeff)  # coeff * x + const >= 0
+        if kind == "param":
+            cur = values.get(name, (_I64_MIN, _I64_MAX))
+            new = (max(cur[0], lo), min(cur[1], hi))
+            if new != cur and new[0] <= new[1]:
+                values = {**values, name: new}
+        else:
+            locals_ = {**locals_, name: ("typed", locals_.get(name, ("unknown",)), lo, hi)}
+    return values, locals_
+
+
+def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[list[Linear]]:
+    """The relations each guard of ``call`` establishes, keeping only those over variables that nothing
     writes between the guard and the end of the code it guards (so they still hold at the call)."""
     written: dict[str, list[int]] = {}
     for name, line in caller.writes:
         written.setdefault(name, []).append(line)
     out = []
     for guard in call.guards:
+        start = guard.start or guard.line
+        held = []
         for fact in facts(guard.expr, guard.want, locals_):
             lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
-            if guard.end and all(ln != -1 and not guard.line <= ln <= guard.end for ln in lines):
-                out.append(fact)
+            if guard.end and all(ln != -1 and not start <= ln <= guard.end for ln in lines):
+                held.append(fact)
+        out.append(held)
     return out
 
 
@@ -111,6 +135,7 @@ class LivenessAnalyser:
         self._locals_of: dict[str, dict] = {}
         self._results: dict[tuple, Interval | None] = {}
         self._summarising: list[tuple] = []
+        self._facts_of: dict[tuple[str, int], list[list[Linear]]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -195,15 +220,24 @@ class LivenessAnalyser:
         calls = self._results_for(variant)
         file = self.g.nodes[node]["file"]
         found = []
-        for call in inst.calls:
+        for index, call in enumerate(inst.calls):
             callee = self.node_of(call.target, call.pattern, variant)
             if callee is None:
                 continue
-            path_conds, dead = self._guards(call, values, locals_, calls)
+            per_guard = self._facts(inst, index, locals_)
+            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard)
+            known = [fact for established in per_guard for fact in established]
             target = self._instance(call.target, variant) if dead is None else None
-            recipe = self._bind(call, target, inst, values, locals_, calls, f"{file}:{call.line}") if target else ()
+            recipe = self._bind(call, target, known, vals, values, locs, calls, f"{file}:{call.line}") if target else ()
             found.append((call, callee, path_conds, dead, target, recipe))
         self._expansions[key] = found
+        return found
+
+    def _facts(self, inst: Instance, index: int, locals_: dict) -> list[list[Linear]]:
+        key = (inst.usr, index)
+        found = self._facts_of.get(key)
+        if found is None:
+            found = self._facts_of[key] = _guard_facts(inst.calls[index], inst, locals_)
         return found
 
     def _locals(self, inst: Instance) -> dict:
@@ -261,22 +295,32 @@ class LivenessAnalyser:
         return found
 
     @staticmethod
-    def _guards(call: InstanceCall, values: dict[str, Interval], locals_: dict, calls):
-        """(runtime conditions, None) when the call can happen, else (_, (condition text, line,
-        the parameters that decided it))."""
+    def _guards(call: InstanceCall, values: dict[str, Interval], locals_: dict, calls, per_guard: list[list[Linear]]):
+        """(runtime conditions, None, values, locals) when the call can happen, else (_, (condition text,
+        line, the parameters that decided it), _, _). Each guard is evaluated under what the guards before
+        it establish (``m >= 2`` after ``if (m < 2) return``); the values returned hold them all."""
         conds: list[str] = []
-        for guard in call.guards:
+        for guard, established in zip(call.guards, per_guard, strict=True):
             holds = truthiness(interval(guard.expr, values, locals_, 0, calls))
+            if holds is not None and holds != guard.want:
+                fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
+                return (), (guard.text, guard.line, fixed), values, locals_
             if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")
-                continue
-            if holds != guard.want:
-                return (), (guard.text, guard.line, tuple(sorted(params_of(guard.expr, locals_) & values.keys())))
-        return tuple(conds), None
+            if established:
+                values, locals_ = _narrow(values, locals_, established)
+        return tuple(conds), None, values, locals_
 
     @staticmethod
     def _bind(
-        call: InstanceCall, callee: Instance, caller: Instance, values: dict, locals_: dict, calls, origin: str
+        call: InstanceCall,
+        callee: Instance,
+        known: list[Linear],
+        values: dict,
+        unnarrowed: dict,
+        locals_: dict,
+        calls,
+        origin: str,
     ) -> tuple:
         """What this call tells the callee about its parameters: each argument evaluated over
         the caller's known parameters and locals (a constant, ``n - rem``), narrowed to the
@@ -285,16 +329,15 @@ class LivenessAnalyser:
         (parameter, ("inherit", caller parameter) or ("value", interval, origin)) pairs."""
         out = []
         ranges = call.ranges or (None,) * len(call.args)
-        known: list[Linear] | None = None
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
                 continue
-            if arg[0] == "param" and arg[1] in values and (rng is None or _within(values[arg[1]], rng)):
+            passed = arg[0] == "param" and arg[1] in values and values[arg[1]] == unnarrowed.get(arg[1])
+            if passed and (rng is None or _within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
             iv = interval(arg, values, locals_, 0, calls)
-            if arg[0] not in ("const", "unknown") and call.guards:
-                known = _guard_facts(call, caller, locals_) if known is None else known
+            if arg[0] not in ("const", "unknown") and known:
                 iv = _meet(iv, bound(arg, known, lambda v: interval(v, values, locals_, 0, calls), locals_))
             if iv is not None and rng is not None:
                 iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None

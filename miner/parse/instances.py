@@ -332,7 +332,10 @@ class InstanceWalker:
             return guards
         if evaluate_int(kids[0]) is not None:
             return guards
-        return guards + (Guard(self._expr(kids[0], 0), False, self._text(kids[0]), cur.extent.start.line, end),)
+        exit_guard = Guard(
+            self._expr(kids[0], 0), False, self._text(kids[0]), cur.extent.start.line, end, cur.extent.end.line + 1
+        )
+        return (*guards, exit_guard)
 
     def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
         split = self._split_if(cur)

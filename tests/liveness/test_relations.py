@@ -1,0 +1,163 @@
+"""Value ranges beyond constants, on small C++ files parsed by libclang and walked as an entry would be:
+function results read from their returns, constant tuning tables, ternaries, doubling loops, what a
+``while`` loop leaves behind, and relations between variables that the branches on the way establish.
+Each has a twin where the fact does not hold, which must stay live."""
+
+from __future__ import annotations
+
+import clang.cindex as ci
+import networkx as nx
+import pytest
+
+from miner.liveness.analyse import LivenessAnalyser
+from miner.models import FunctionFacts
+from miner.parse.clang_facts import Extractor
+from miner.parse.instances import InstanceWalker, instance_starts
+
+
+STD_MIN = """namespace std {
+template <class T> const T& min(const T& a, const T& b) { return b < a ? b : a; }
+}
+"""
+
+
+def walk(tmp_path, source: str, entry: str = "api"):
+    """Parse ``source``, walk its instances from ``entry``; the names of the functions that can be called,
+    and of those a branch rules out."""
+    src = tmp_path / "lib.cpp"
+    src.write_text(STD_MIN + source)
+    tu = ci.Index.create(excludeDecls=True).parse(str(src), args=["-x", "c++", "-std=c++17"])
+    ex = Extractor(root=str(tmp_path), launch_macros=())
+    instances = InstanceWalker(ex).walk(instance_starts(tu, ex), "lp64")
+    g = nx.DiGraph()
+    for usr in {i.usr for i in instances} | {c.target for i in instances for c in i.calls}:
+        name = usr.split("@F@")[-1].split("#")[0].split("<")[0]
+        facts = FunctionFacts(usr, name, name, "function", "lib.cpp", 1, 100, 0, 1, "host")
+        g.add_node(usr, defined=True, facts=facts, name=name, qualified_name=name, file="lib.cpp", line=1,
+                   exec_space="host")  # fmt: skip
+    root = next(i.usr for i in instances if i.usr.split("@F@")[-1].startswith(f"{entry}#"))
+    result = LivenessAnalyser(g, {(i.usr, "lp64"): i for i in instances}).walk(root, "lp64")
+    live = {g.nodes[n]["name"] for n in result.live}
+    dead = {g.nodes[callee]["name"] for (_, _, callee) in result.guarded_dead} - live
+    return live, dead
+
+
+SUMMARY = """
+void gemm_only(int) {}
+void syrk_kernels(int) {}
+inline bool use_only_gemm(int n, int k) { return k >= 500 && n < 4000; }
+int syrk(int n, int k)
+{
+    if(use_only_gemm(n, k)) { gemm_only(0); return 0; }
+    syrk_kernels(0);
+    return 0;
+}
+int api(int n) { int jb = 0; for(int j = 0; j < n; j += BLOCK) { jb = std::min(n - j, BLOCK); syrk(n, jb); } return 0; }
+"""
+
+
+@pytest.mark.parametrize(("block", "gemm_can_run"), [(128, False), (512, True)])
+def test_a_predicate_function_is_read_from_its_return(tmp_path, block, gemm_can_run):
+    live, dead = walk(tmp_path, f"#define BLOCK {block}\n" + SUMMARY)
+    assert "syrk_kernels" in live
+    assert ("gemm_only" in live) is gemm_can_run and ("gemm_only" in dead) is not gemm_can_run
+
+
+TABLE = """
+int blksize(int m)
+{
+    int sizes[][3] = {{16, 32, 64}, {32, 64, LAST}};
+    int blk = sizes[m % 2][m % 3];
+    if(blk == 1)
+        blk = std::min(m, 512);
+    return blk;
+}
+void library_trsm(int) {}
+void own_trsm(int) {}
+int api(int m)
+{
+    if(m < 2) return 0;
+    int blk = blksize(m);
+    if(blk == 0) { library_trsm(m); return 0; }
+    own_trsm(blk);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(("last", "library_can_run"), [(128, False), (0, True)])
+def test_a_tuning_table_without_a_zero_rules_out_the_zero_path(tmp_path, last, library_can_run):
+    live, dead = walk(tmp_path, TABLE.replace("LAST", str(last)))
+    assert "own_trsm" in live
+    assert ("library_trsm" in live) is library_can_run and ("library_trsm" in dead) is not library_can_run
+
+
+DOUBLING = """
+void fast32(int) {}
+void fallback64(int) {}
+int gemm_64(long long m, long long k)
+{
+    bool dims_32bit = m <= 2147483647 && k <= 2147483647;
+    if(dims_32bit) { fast32(0); return 0; }
+    fallback64(0);
+    return 0;
+}
+template <bool LEFT> int trmm(SIZE m, SIZE n)
+{
+    SIZE k = LEFT ? m : n;
+    for(long long k_sub = 32; k_sub < k; k_sub *= 2)
+        gemm_64(LEFT ? k_sub : m, k_sub);
+    return 0;
+}
+int api(SIZE m, SIZE n) { return trmm<true>(m, n); }
+"""
+
+
+@pytest.mark.parametrize(("size", "fallback_can_run"), [("int", False), ("long long", True)])
+def test_a_doubling_loop_bounded_by_a_32_bit_size_stays_32_bit(tmp_path, size, fallback_can_run):
+    live, dead = walk(tmp_path, DOUBLING.replace("SIZE", size))
+    assert "fast32" in live
+    assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run
+
+
+LAST_BLOCK = """
+void small_kernel(int) {}
+void general_kernel(int) {}
+int potf2(int n)
+{
+    if(n <= 64) { small_kernel(n); return 0; }
+    general_kernel(n);
+    return 0;
+}
+int api(int n)
+{
+    if(n <= 64)
+        return potf2(n);
+    int j = 0;
+    while(j < n - 64)
+    {
+        int jb = std::min(n - j, 64);
+        potf2(jb);
+        j += 64;
+    }
+    if(j < n)
+    {
+        MOVE
+        potf2(n - j);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(("move", "general_can_run"), [("", False), ("j -= 100;", True)])
+def test_the_last_block_after_a_while_loop_is_bounded_by_the_loop_exit(tmp_path, move, general_can_run):
+    live, dead = walk(tmp_path, LAST_BLOCK.replace("MOVE", move))
+    assert "small_kernel" in live
+    assert ("general_kernel" in live) is general_can_run and ("general_kernel" in dead) is not general_can_run
+
+
+def test_a_loop_left_by_break_says_nothing_after_it(tmp_path):
+    source = LAST_BLOCK.replace("MOVE", "").replace("j += 64;", "j += 64; if(jb == 7) break;")
+    live, _ = walk(tmp_path, source)
+    assert "general_kernel" in live

@@ -14,7 +14,6 @@ from miner.models import FunctionFacts
 from miner.parse.clang_facts import Extractor
 from miner.parse.instances import InstanceWalker, instance_starts
 
-
 STD_MIN = """namespace std {
 template <class T> const T& min(const T& a, const T& b) { return b < a ? b : a; }
 }

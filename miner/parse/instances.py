@@ -297,17 +297,23 @@ class InstanceWalker:
         stack.extend(reversed(items))
 
     def _split_if(self, cur: ci.Cursor):
-        """(file bytes, condition text, constexpr, header children, branch children) of an
-        ``if`` written in the source, None for one a macro expands to."""
+        """(file bytes, condition text, constexpr, header children, branch children) of an ``if``;
+        one a macro expands to (``if(pivot) LAUNCH(a) else LAUNCH(b)`` in a launch macro) is split by
+        its children, its condition rendered from what clang resolved."""
         f = cur.extent.start.file
         if f is None:
             return None
         data = self.extractor.text(f.name).data
         head = _branch_head(data, cur.extent.start.offset, b"if")
-        if head is None:
-            return None
-        text, close, constexpr = head
         children = list(cur.get_children())
+        if head is None:
+            if len(children) not in (2, 3) or not children[0].kind.is_expression():
+                return None
+            text = _render(self._expr(children[0], 0))
+            if "..." in text and evaluate_int(children[0]) is None:
+                return None  # a runtime condition we could neither evaluate nor name
+            return b"", text, False, children[:1], children[1:]
+        text, close, constexpr = head
         header = [ch for ch in children if ch.extent.start.offset <= close]
         branches = [ch for ch in children if ch.extent.start.offset > close]
         return data, text, constexpr, header, branches
@@ -348,6 +354,8 @@ class InstanceWalker:
         then_branch = else_branch = None
         if len(branches) >= 2:
             then_branch, else_branch = branches[0], branches[1]
+        elif len(branches) == 1 and not data:
+            then_branch = branches[0]  # a macro's if: children are (condition, then[, else])
         elif len(branches) == 1:
             before = data[max(0, branches[0].extent.start.offset - 64) : branches[0].extent.start.offset]
             if _ELSE_BEFORE.search(before.rstrip()):
@@ -523,6 +531,22 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
     _set_local(name, expr(init[-1], 0) if init else _UNSET, locals_, written)
+
+
+def _render(expr: Expr) -> str:
+    """An expression as C source, for the condition of an ``if`` that a macro wrote."""
+    tag = expr[0]
+    if tag == "const":
+        return str(expr[1])
+    if tag in ("param", "local"):
+        return expr[1]
+    if tag == "unary":
+        return f"{expr[1]}{_render(expr[2])}"
+    if tag == "binary":
+        return f"{_render(expr[2])} {expr[1]} {_render(expr[3])}"
+    if tag in ("min", "max"):
+        return f"std::{tag}({_render(expr[1])}, {_render(expr[2])})"
+    return "..."
 
 
 def _note_range(decl: ci.Cursor, ranges: dict[str, tuple[int, int] | None]) -> None:

@@ -160,3 +160,28 @@ def test_a_loop_left_by_break_says_nothing_after_it(tmp_path):
     source = LAST_BLOCK.replace("MOVE", "").replace("j += 64;", "j += 64; if(jb == 7) break;")
     live, _ = walk(tmp_path, source)
     assert "general_kernel" in live
+
+
+MACRO_IF = """
+void pivoting_kernel(int) {}
+void no_pivot_kernel(int) {}
+#define RUN_SMALL(DIM) \\
+    if(pivot)          \\
+        pivoting_kernel(DIM); \\
+    else                      \\
+        no_pivot_kernel(DIM)
+int run_small(int m, bool pivot) { RUN_SMALL(16); return 0; }
+int api(int m) { return run_small(m, PIVOT); }
+"""
+
+
+@pytest.mark.parametrize(("pivot", "live_kernel", "dead_kernel"), [("true", "pivoting_kernel", "no_pivot_kernel"),
+                                                                   ("false", "no_pivot_kernel", "pivoting_kernel")])  # fmt: skip
+def test_an_if_written_by_a_macro_is_decided_by_a_fixed_argument(tmp_path, pivot, live_kernel, dead_kernel):
+    live, dead = walk(tmp_path, MACRO_IF.replace("PIVOT", pivot))
+    assert live_kernel in live and dead_kernel in dead and dead_kernel not in live
+
+
+def test_an_if_written_by_a_macro_stays_live_when_nothing_fixes_it(tmp_path):
+    live, _ = walk(tmp_path, MACRO_IF.replace("return run_small(m, PIVOT)", "return run_small(m, m > 3)"))
+    assert {"pivoting_kernel", "no_pivot_kernel"} <= live

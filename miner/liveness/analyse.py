@@ -132,10 +132,10 @@ class LivenessAnalyser:
         self.instances = instances
         self.build = build
         self._expansions: dict[tuple, list[tuple]] = {}
-        self._locals_of: dict[str, dict] = {}
+        self._locals_of: dict[int, dict] = {}  # by id(): one USR has an instance per variant
         self._results: dict[tuple, Interval | None] = {}
         self._summarising: list[tuple] = []
-        self._facts_of: dict[tuple[str, int], list[list[Linear]]] = {}
+        self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -234,7 +234,7 @@ class LivenessAnalyser:
         return found
 
     def _facts(self, inst: Instance, index: int, locals_: dict) -> list[list[Linear]]:
-        key = (inst.usr, index)
+        key = (id(inst), index)
         found = self._facts_of.get(key)
         if found is None:
             found = self._facts_of[key] = _guard_facts(inst.calls[index], inst, locals_)
@@ -242,14 +242,14 @@ class LivenessAnalyser:
 
     def _locals(self, inst: Instance) -> dict:
         """An instance's locals by their values, each bounded by its type where that is 32 bits or less."""
-        found = self._locals_of.get(inst.usr)
+        found = self._locals_of.get(id(inst))
         if found is None:
             found = dict(inst.locals)
             params = set(inst.params)
             for name, lo, hi in inst.ranges:
                 if name not in params:
                     found[name] = ("typed", found[name], lo, hi) if name in found else ("range", lo, hi)
-            self._locals_of[inst.usr] = found
+            self._locals_of[id(inst)] = found
         return found
 
     @staticmethod

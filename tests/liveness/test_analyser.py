@@ -165,3 +165,19 @@ def test_a_32_bit_argument_rules_out_the_64_bit_fallback(tmp_path):
     (guard,) = fallback.guards
     assert (guard.text, guard.want) == ("dims_32bit && leading_32bit", False)
     assert truthiness(interval(guard.expr, {"m": i32, "lda": i32}, dict(gemm.locals))) is True
+
+
+def test_one_usr_with_different_bodies_per_variant_is_walked_per_variant():
+    g = _graph()
+    guard = Guard(INC_IS_ONE, True, "inc == 1", 15, 40)
+    lp64 = Instance("tmpl", "", ("inc",), (InstanceCall("unit_kernel", "", 20, (guard,)),))
+    ilp64 = Instance(
+        "tmpl", "", ("inc",),
+        (InstanceCall("strided_kernel", "", 30, ()), InstanceCall("unit_kernel", "", 20, (guard, guard))),
+    )  # fmt: skip
+    api = Instance("api", "", (), (InstanceCall("tmpl", "", 5, (), (("const", 1),)),))
+    analyser = LivenessAnalyser(
+        g, {("api", "lp64"): api, ("api", "ilp64"): api, ("tmpl", "lp64"): lp64, ("tmpl", "ilp64"): ilp64}
+    )
+    assert set(analyser.walk("api", "lp64").live) == {"api", "tmpl", "unit_kernel"}
+    assert set(analyser.walk("api", "ilp64").live) == {"api", "tmpl", "unit_kernel", "strided_kernel"}

@@ -67,6 +67,22 @@ def _within(inner: Interval, outer: Interval) -> bool:
     return outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
+_LANDMARKS = sorted({0, *(s * (2**b + d) for s in (1, -1) for b in (15, 16, 31, 32, 63) for d in (0, -1))})
+_EXACT_UP_TO = 2**20
+
+
+def _snap(iv: Interval) -> Interval:
+    """A large bound widened to the next type boundary (``n - 1`` with a 32-bit ``n`` is passed on as
+    the 32-bit range, not as one interval per expression), so callees see few distinct argument contexts;
+    small bounds (block sizes, constants) stay exact."""
+    lo, hi = iv
+    if lo < -_EXACT_UP_TO:
+        lo = max((m for m in _LANDMARKS if m <= lo), default=lo)
+    if hi > _EXACT_UP_TO:
+        hi = min((m for m in _LANDMARKS if m >= hi), default=hi)
+    return lo, hi
+
+
 def _meet(a: Interval | None, b: Interval | None) -> Interval | None:
     if a is None or b is None:
         return a or b
@@ -135,6 +151,7 @@ class LivenessAnalyser:
         self._locals_of: dict[int, dict] = {}  # by id(): one USR has an instance per variant
         self._results: dict[tuple, Interval | None] = {}
         self._summarising: list[tuple] = []
+        self._cut_short = False
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
 
     # ------------------------------------------------------------------ nodes
@@ -216,6 +233,7 @@ class LivenessAnalyser:
         if found is not None:
             return found
         locals_ = self._locals(inst)
+        from_path = values
         values = self._with_types(inst, values)
         calls = self._results_for(variant)
         file = self.g.nodes[node]["file"]
@@ -228,7 +246,9 @@ class LivenessAnalyser:
             path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard)
             known = [fact for established in per_guard for fact in established]
             target = self._instance(call.target, variant) if dead is None else None
-            recipe = self._bind(call, target, known, vals, values, locs, calls, f"{file}:{call.line}") if target else ()
+            recipe = (
+                self._bind(call, target, known, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
+            )
             found.append((call, callee, path_conds, dead, target, recipe))
         self._expansions[key] = found
         return found
@@ -271,8 +291,12 @@ class LivenessAnalyser:
         if key in self._results:
             return self._results[key]
         inst = self._instance(usr, variant)
-        if inst is None or not inst.returns or key in self._summarising or len(self._summarising) >= _MAX_SUMMARY_DEPTH:
+        if inst is None or not inst.returns:
             return None
+        if key in self._summarising or len(self._summarising) >= _MAX_SUMMARY_DEPTH:
+            self._cut_short = True  # recursion, or too deep: unknown here, and not remembered above
+            return None
+        outer_cut, self._cut_short = self._cut_short, False
         self._summarising.append(key)
         try:
             env = {p: iv for p, iv in zip(inst.params, args, strict=False) if iv is not None and p not in inst.written}
@@ -283,7 +307,9 @@ class LivenessAnalyser:
         finally:
             self._summarising.pop()
         found = None if any(p is None for p in parts) else (min(p[0] for p in parts), max(p[1] for p in parts))
-        self._results[key] = found
+        if not self._cut_short:
+            self._results[key] = found
+        self._cut_short = self._cut_short or outer_cut
         return found
 
     def _instance(self, usr: str, variant: str) -> Instance | None:
@@ -317,7 +343,7 @@ class LivenessAnalyser:
         callee: Instance,
         known: list[Linear],
         values: dict,
-        unnarrowed: dict,
+        from_path: dict,
         locals_: dict,
         calls,
         origin: str,
@@ -332,7 +358,8 @@ class LivenessAnalyser:
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
                 continue
-            passed = arg[0] == "param" and arg[1] in values and values[arg[1]] == unnarrowed.get(arg[1])
+            # passed on as the caller got it (with where it came from), unless a guard narrowed it on the way
+            passed = arg[0] == "param" and arg[1] in from_path and values[arg[1]] == from_path[arg[1]]
             if passed and (rng is None or _within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
@@ -342,7 +369,7 @@ class LivenessAnalyser:
             if iv is not None and rng is not None:
                 iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None
             if iv is not None:
-                out.append((param, ("value", iv, origin)))
+                out.append((param, ("value", _snap(iv), origin)))
             elif rng is not None:
                 out.append((param, ("value", rng, f"its type at {origin}")))
         return tuple(out)

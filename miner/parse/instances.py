@@ -198,7 +198,7 @@ class InstanceWalker:
             usr=fn.get_usr(),
             pattern=(tpl.get_usr() if (tpl := _primary_template(fn)) is not None else ""),
             params=tuple(params),
-            calls=tuple(sorted(calls.values(), key=lambda c: (c.line, c.target, c.guards))),
+            calls=tuple(sorted(calls.values(), key=_call_order)),
             decided=tuple(sorted(decided)),
             written=tuple(sorted(written)),
             locals=_local_values(locals_, assigned, written),
@@ -531,6 +531,11 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
     _set_local(name, expr(init[-1], 0) if init else _UNSET, locals_, written)
+
+
+def _call_order(call: InstanceCall) -> tuple:
+    """Calls by line, callee and guards (one macro line can call the same function under different guards)."""
+    return call.line, call.target, tuple((g.line, g.want, g.text, repr(g.expr)) for g in call.guards)
 
 
 def _render(expr: Expr) -> str:

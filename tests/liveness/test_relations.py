@@ -185,3 +185,9 @@ def test_an_if_written_by_a_macro_is_decided_by_a_fixed_argument(tmp_path, pivot
 def test_an_if_written_by_a_macro_stays_live_when_nothing_fixes_it(tmp_path):
     live, _ = walk(tmp_path, MACRO_IF.replace("return run_small(m, PIVOT)", "return run_small(m, m > 3)"))
     assert {"pivoting_kernel", "no_pivot_kernel"} <= live
+
+
+def test_one_macro_line_calling_one_function_under_two_guards_keeps_both_calls(tmp_path):
+    source = MACRO_IF.replace("no_pivot_kernel(DIM)", "pivoting_kernel(DIM + 1)")
+    live, dead = walk(tmp_path, source.replace("PIVOT", "false"))
+    assert "pivoting_kernel" in live and not dead

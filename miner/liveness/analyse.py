@@ -63,6 +63,30 @@ def _join(a: dict[str, _Binding], b: dict[str, _Binding]) -> dict[str, _Binding]
     return out
 
 
+def _widen(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Binding]:
+    """Each parameter bound in both: the hull's interval if it holds the new one, else the hull of both
+    with each bound that grew moved out to the next type boundary."""
+    out = {}
+    for k in hull.keys() & new.keys():
+        (hlo, hhi), (nlo, nhi) = hull[k].value, new[k].value
+        if hlo <= nlo and nhi <= hhi:
+            out[k] = hull[k]
+            continue
+        lo = hlo if nlo >= hlo else max((m for m in _LANDMARKS if m <= nlo), default=nlo)
+        hi = hhi if nhi <= hhi else min((m for m in _LANDMARKS if m >= nhi), default=nhi)
+        out[k] = _Binding((lo, hi), "several callers")
+    return out
+
+
+def _settled(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Binding]:
+    """The parameters whose new value the hull already holds, at the hull's value."""
+    return {
+        k: hull[k]
+        for k in hull.keys() & new.keys()
+        if hull[k].value[0] <= new[k].value[0] <= new[k].value[1] <= hull[k].value[1]
+    }
+
+
 def _within(inner: Interval, outer: Interval) -> bool:
     return outer[0] <= inner[0] and inner[1] <= outer[1]
 
@@ -185,9 +209,11 @@ class LivenessAnalyser:
             inst, node, env, conds = stack.pop()
             count = contexts.get(inst.usr, 0)
             if count >= _MAX_CONTEXTS:
-                # widen: past a few argument contexts, walk the hull of them all (the join of
-                # each parameter's intervals); a recursion that keeps widening ends unbound
-                env = _join(hulls[inst.usr], env) if count < 2 * _MAX_CONTEXTS else {}
+                # widen: past a few argument contexts, walk the hull of them all, a bound that still
+                # grows jumping to the next type boundary (so a recursion settles within a few steps
+                # and keeps what holds in all of them: a 32-bit lda); past that, only what no longer grows
+                widen = _widen if count < 4 * _MAX_CONTEXTS else _settled
+                env = widen(hulls[inst.usr], env)
             hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
             key = (inst.usr, frozenset((k, b.value) for k, b in env.items()))
             if key in seen:

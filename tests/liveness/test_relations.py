@@ -191,3 +191,29 @@ def test_one_macro_line_calling_one_function_under_two_guards_keeps_both_calls(t
     source = MACRO_IF.replace("no_pivot_kernel(DIM)", "pivoting_kernel(DIM + 1)")
     live, dead = walk(tmp_path, source.replace("PIVOT", "false"))
     assert "pivoting_kernel" in live and not dead
+
+
+RECURSION = """
+void fast32(int) {}
+void fallback64(int) {}
+int gemm_64(long long m, long long lda)
+{
+    if(lda <= 2147483647) { fast32(0); return 0; }
+    fallback64(0);
+    return 0;
+}
+int recursive(int m, long long lda)
+{
+    if(m <= 1)
+        return gemm_64(m, lda);
+    return recursive(m - 1, lda);
+}
+int api(LDA lda) { return recursive(100, lda); }
+"""
+
+
+@pytest.mark.parametrize(("lda", "fallback_can_run"), [("int", False), ("long long", True)])
+def test_a_deep_recursion_keeps_what_every_level_passes_on(tmp_path, lda, fallback_can_run):
+    live, dead = walk(tmp_path, RECURSION.replace("LDA", lda))
+    assert "fast32" in live
+    assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run

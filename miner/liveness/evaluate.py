@@ -98,15 +98,20 @@ def interval(
     locals_: Mapping[str, Expr] | None = None,
     depth: int = 0,
     calls: CallValue | None = None,
+    memo: dict[str, Interval | None] | None = None,
 ) -> Interval | None:
     """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
     ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
-    ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments."""
+    ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments.
+    Each local is evaluated once per expression (``memo``): locals given many values that read
+    each other would otherwise be re-evaluated exponentially often."""
     if depth > _MAX_DEPTH:
         return None
+    if memo is None:
+        memo = {}
 
     def sub(e: Expr) -> Interval | None:
-        return interval(e, env, locals_, depth + 1, calls)
+        return interval(e, env, locals_, depth + 1, calls, memo)
 
     tag = expr[0]
     if tag == "const":
@@ -114,8 +119,13 @@ def interval(
     if tag == "param":
         return env.get(expr[1])
     if tag == "local":
-        init = (locals_ or {}).get(expr[1])
-        return None if init is None else sub(init)
+        name = expr[1]
+        if name in memo:
+            return memo[name]
+        memo[name] = None  # a local read while its own value is evaluated is unknown there
+        init = (locals_ or {}).get(name)
+        value = memo[name] = None if init is None else sub(init)
+        return value
     if tag == "unary":
         inner = sub(expr[2])
         op = expr[1]

@@ -153,8 +153,9 @@ class Guard(_Compact):
     want: bool  # the branch is taken when ``expr`` is non-zero (True) or zero (False)
     text: str
     line: int
-    end: int = 0  # the last line of the code it guards (its branch, or the rest of the block after an exit)
-    start: int = 0  # the first line of the code it guards, where that is not ``line`` (after a loop it leaves)
+    regions: tuple[tuple[int, int], ...] = ()
+    """The line ranges of the code it guards (its branch; the rest of the block after an exit or a loop; after
+    an if/else whose branches both end in the same loop, the code after each loop and after the if)."""
 
 
 @dataclass(frozen=True, slots=True)

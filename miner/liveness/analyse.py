@@ -143,11 +143,11 @@ def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[li
         written.setdefault(name, []).append(line)
     out = []
     for guard in call.guards:
-        start = guard.start or guard.line
         held = []
         for fact in facts(guard.expr, guard.want, locals_):
             lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
-            if guard.end and all(ln != -1 and not start <= ln <= guard.end for ln in lines):
+            inside = any(ln == -1 or any(lo <= ln <= hi for lo, hi in guard.regions) for ln in lines)
+            if guard.regions and not inside:
                 held.append(fact)
         out.append(held)
     return out

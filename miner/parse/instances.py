@@ -292,7 +292,7 @@ class InstanceWalker:
                 acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
                     break
-            elif stmt.kind == K.WHILE_STMT:
+            if stmt.kind in (K.WHILE_STMT, K.IF_STMT):
                 acc = self._after_loop(stmt, acc, end)
         stack.extend(reversed(items))
 
@@ -328,20 +328,51 @@ class InstanceWalker:
         value = evaluate_int(header[-1])
         if value is not None:
             return None if value else guards
-        return guards + (Guard(self._expr(header[-1], 0), False, text, cur.extent.start.line, end),)
+        line = cur.extent.start.line
+        return (*guards, Guard(self._expr(header[-1], 0), False, text, line, ((line, end),)))
 
     def _after_loop(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
         """After ``while (c) { ... }`` with no ``break`` out of it, the rest of the block runs with ``!c``
         (``while (j < n - nb) { ...; j += nb; }`` leaves ``j >= n - nb`` for the last block)."""
-        kids = list(cur.get_children())
-        if len(kids) != 2 or not kids[0].kind.is_expression() or _leaves_loop(kids[1]):
-            return guards
-        if evaluate_int(kids[0]) is not None:
-            return guards
-        exit_guard = Guard(
-            self._expr(kids[0], 0), False, self._text(kids[0]), cur.extent.start.line, end, cur.extent.end.line + 1
-        )
-        return (*guards, exit_guard)
+        return (*guards, *(_extend(g, cur.extent.end.line + 1, end) for g in self._exits(cur)))
+
+    def _exits(self, stmt: ci.Cursor) -> list[Guard]:
+        """What holds when ``stmt`` completes normally, as guards whose regions run to its end: a ``while``
+        loop's negated condition; what the loops of a block leave behind; what both branches of an if/else
+        leave behind (``if (upper) { while (j < n - nb) ... } else { while (j < n - nb) ... }``)."""
+        kind = stmt.kind
+        if kind == K.WHILE_STMT:
+            kids = list(stmt.get_children())
+            if len(kids) != 2 or not kids[0].kind.is_expression() or _leaves_loop(kids[1]):
+                return []
+            if evaluate_int(kids[0]) is not None:
+                return []
+            after = stmt.extent.end.line + 1
+            return [
+                Guard(self._expr(kids[0], 0), False, self._text(kids[0]), stmt.extent.start.line, ((after, after - 1),))
+            ]
+        if kind == K.COMPOUND_STMT:
+            end = stmt.extent.end.line
+            out: list[Guard] = []
+            for child in stmt.get_children():
+                out += [_extend(g, child.extent.end.line + 1, end) for g in self._exits(child)]
+            return out
+        if kind == K.IF_STMT and not _has_goto(stmt):
+            split = self._split_if(stmt)
+            if split is None or not split[3] or len(split[4]) != 2:
+                return []
+            cond, (then_branch, else_branch) = split[3][-1], split[4]
+            value = evaluate_int(cond)
+            if value is not None:
+                return self._exits(then_branch if value else else_branch)
+            then_exits = {(repr(g.expr), g.want): g for g in self._exits(then_branch)}
+            both = []
+            for g in self._exits(else_branch):
+                twin = then_exits.get((repr(g.expr), g.want))
+                if twin is not None:
+                    both.append(Guard(g.expr, g.want, g.text, g.line, twin.regions + g.regions))
+            return both
+        return []
 
     def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
         split = self._split_if(cur)
@@ -373,7 +404,7 @@ class InstanceWalker:
         expr = self._expr(cond, 0)
         for branch, want in ((then_branch, True), (else_branch, False)):
             if branch is not None:
-                stack.append((branch, guards + (Guard(expr, want, text, line, branch.extent.end.line),)))
+                stack.append((branch, (*guards, Guard(expr, want, text, line, ((line, branch.extent.end.line),)))))
         return True
 
     def _ternary(self, cur: ci.Cursor, guards, stack, decided) -> bool:
@@ -389,8 +420,8 @@ class InstanceWalker:
             return True
         text = self._text(parts[0])
         expr = self._expr(parts[0], 0)
-        stack.append((parts[1], guards + (Guard(expr, True, text, line, parts[1].extent.end.line),)))
-        stack.append((parts[2], guards + (Guard(expr, False, text, line, parts[2].extent.end.line),)))
+        stack.append((parts[1], (*guards, Guard(expr, True, text, line, ((line, parts[1].extent.end.line),)))))
+        stack.append((parts[2], (*guards, Guard(expr, False, text, line, ((line, parts[2].extent.end.line),)))))
         return True
 
     def _counted_loop(self, cur: ci.Cursor, guards, stack, locals_: dict, written: set[str]) -> bool:
@@ -531,6 +562,11 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
     _set_local(name, expr(init[-1], 0) if init else _UNSET, locals_, written)
+
+
+def _extend(guard: Guard, start: int, end: int) -> Guard:
+    """``guard`` also covering lines ``start``..``end`` (the code after the statement that established it)."""
+    return Guard(guard.expr, guard.want, guard.text, guard.line, (*guard.regions, (start, end)))
 
 
 def _call_order(call: InstanceCall) -> tuple:

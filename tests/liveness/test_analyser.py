@@ -169,7 +169,7 @@ def test_a_32_bit_argument_rules_out_the_64_bit_fallback(tmp_path):
 
 def test_one_usr_with_different_bodies_per_variant_is_walked_per_variant():
     g = _graph()
-    guard = Guard(INC_IS_ONE, True, "inc == 1", 15, 40)
+    guard = Guard(INC_IS_ONE, True, "inc == 1", 15, ((15, 40),))
     lp64 = Instance("tmpl", "", ("inc",), (InstanceCall("unit_kernel", "", 20, (guard,)),))
     ilp64 = Instance(
         "tmpl", "", ("inc",),

@@ -217,3 +217,39 @@ def test_a_deep_recursion_keeps_what_every_level_passes_on(tmp_path, lda, fallba
     live, dead = walk(tmp_path, RECURSION.replace("LDA", lda))
     assert "fast32" in live
     assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run
+
+
+IF_ELSE_LOOPS = """
+void small_kernel(int) {}
+void general_kernel(int) {}
+int potf2(int n)
+{
+    if(n <= 64) { small_kernel(n); return 0; }
+    general_kernel(n);
+    return 0;
+}
+int api(int n, bool upper)
+{
+    if(n <= 64)
+        return potf2(n);
+    int j = 0;
+    if(upper)
+    {
+        while(j < n - 64) { potf2(64); j += 64; }
+    }
+    else
+    {
+        while(j < n - OTHER) { potf2(64); j += 64; }
+    }
+    if(j < n)
+        potf2(n - j);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(("other", "general_can_run"), [("64", False), ("32", True)])
+def test_what_both_branches_loops_leave_behind_holds_after_the_if(tmp_path, other, general_can_run):
+    live, dead = walk(tmp_path, IF_ELSE_LOOPS.replace("OTHER", other))
+    assert "small_kernel" in live
+    assert ("general_kernel" in live) is general_can_run and ("general_kernel" in dead) is not general_can_run

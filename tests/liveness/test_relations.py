@@ -119,7 +119,7 @@ def test_a_doubling_loop_bounded_by_a_32_bit_size_stays_32_bit(tmp_path, size, f
     assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run
 
 
-LAST_BLOCK = """
+POTF2 = """
 void small_kernel(int) {}
 void general_kernel(int) {}
 int potf2(int n)
@@ -128,7 +128,11 @@ int potf2(int n)
     general_kernel(n);
     return 0;
 }
-int api(int n)
+"""
+
+LAST_BLOCK = (
+    POTF2
+    + """int api(int n)
 {
     if(n <= 64)
         return potf2(n);
@@ -147,6 +151,7 @@ int api(int n)
     return 0;
 }
 """
+)
 
 
 @pytest.mark.parametrize(("move", "general_can_run"), [("", False), ("j -= 100;", True)])
@@ -219,16 +224,9 @@ def test_a_deep_recursion_keeps_what_every_level_passes_on(tmp_path, lda, fallba
     assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run
 
 
-IF_ELSE_LOOPS = """
-void small_kernel(int) {}
-void general_kernel(int) {}
-int potf2(int n)
-{
-    if(n <= 64) { small_kernel(n); return 0; }
-    general_kernel(n);
-    return 0;
-}
-int api(int n, bool upper)
+IF_ELSE_LOOPS = (
+    POTF2
+    + """int api(int n, bool upper)
 {
     if(n <= 64)
         return potf2(n);
@@ -246,6 +244,7 @@ int api(int n, bool upper)
     return 0;
 }
 """
+)
 
 
 @pytest.mark.parametrize(("other", "general_can_run"), [("64", False), ("32", True)])

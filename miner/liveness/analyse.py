@@ -72,8 +72,8 @@ def _widen(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Bi
         if hlo <= nlo and nhi <= hhi:
             out[k] = hull[k]
             continue
-        lo = hlo if nlo >= hlo else max((m for m in _LANDMARKS if m <= nlo), default=nlo)
-        hi = hhi if nhi <= hhi else min((m for m in _LANDMARKS if m >= nhi), default=nhi)
+        lo = hlo if nlo >= hlo else _boundary_below(nlo)
+        hi = hhi if nhi <= hhi else _boundary_above(nhi)
         out[k] = _Binding((lo, hi), "several callers")
     return out
 
@@ -95,16 +95,22 @@ _LANDMARKS = sorted({0, *(s * (2**b + d) for s in (1, -1) for b in (15, 16, 31, 
 _EXACT_UP_TO = 2**20
 
 
+def _boundary_below(v: int) -> int:
+    """The largest integer type boundary at or below ``v``."""
+    return max((m for m in _LANDMARKS if m <= v), default=v)
+
+
+def _boundary_above(v: int) -> int:
+    """The smallest integer type boundary at or above ``v``."""
+    return min((m for m in _LANDMARKS if m >= v), default=v)
+
+
 def _snap(iv: Interval) -> Interval:
     """A large bound widened to the next type boundary (``n - 1`` with a 32-bit ``n`` is passed on as
     the 32-bit range, not as one interval per expression), so callees see few distinct argument contexts;
     small bounds (block sizes, constants) stay exact."""
     lo, hi = iv
-    if lo < -_EXACT_UP_TO:
-        lo = max((m for m in _LANDMARKS if m <= lo), default=lo)
-    if hi > _EXACT_UP_TO:
-        hi = min((m for m in _LANDMARKS if m >= hi), default=hi)
-    return lo, hi
+    return (_boundary_below(lo) if lo < -_EXACT_UP_TO else lo, _boundary_above(hi) if hi > _EXACT_UP_TO else hi)
 
 
 def _meet(a: Interval | None, b: Interval | None) -> Interval | None:

@@ -218,7 +218,7 @@ class LivenessAnalyser:
                 # widen: past a few argument contexts, walk the hull of them all, a bound that still
                 # grows jumping to the next type boundary (so a recursion settles within a few steps
                 # and keeps what holds in all of them: a 32-bit lda); past that, only what no longer grows
-                widen = _widen if count < 4 * _MAX_CONTEXTS else _settled
+                widen = _widen if count < 2 * _MAX_CONTEXTS else _settled
                 env = widen(hulls[inst.usr], env)
             hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
             key = (inst.usr, frozenset((k, b.value) for k, b in env.items()))

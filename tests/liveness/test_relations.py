@@ -41,6 +41,12 @@ def walk(tmp_path, source: str, entry: str = "api"):
     return live, dead
 
 
+def verdict(name: str, live: set[str], dead: set[str]) -> str:
+    """ "live" or "dead" when the walk says exactly one of them about ``name``."""
+    assert (name in live) != (name in dead), f"{name}: live {name in live}, ruled out {name in dead}"
+    return "live" if name in live else "dead"
+
+
 SUMMARY = """
 void gemm_only(int) {}
 void syrk_kernels(int) {}
@@ -59,7 +65,7 @@ int api(int n) { int jb = 0; for(int j = 0; j < n; j += BLOCK) { jb = std::min(n
 def test_a_predicate_function_is_read_from_its_return(tmp_path, block, gemm_can_run):
     live, dead = walk(tmp_path, f"#define BLOCK {block}\n" + SUMMARY)
     assert "syrk_kernels" in live
-    assert ("gemm_only" in live) is gemm_can_run and ("gemm_only" in dead) is not gemm_can_run
+    assert verdict("gemm_only", live, dead) == ("live" if gemm_can_run else "dead")
 
 
 TABLE = """
@@ -88,7 +94,7 @@ int api(int m)
 def test_a_tuning_table_without_a_zero_rules_out_the_zero_path(tmp_path, last, library_can_run):
     live, dead = walk(tmp_path, TABLE.replace("LAST", str(last)))
     assert "own_trsm" in live
-    assert ("library_trsm" in live) is library_can_run and ("library_trsm" in dead) is not library_can_run
+    assert verdict("library_trsm", live, dead) == ("live" if library_can_run else "dead")
 
 
 DOUBLING = """
@@ -116,7 +122,7 @@ int api(SIZE m, SIZE n) { return trmm<true>(m, n); }
 def test_a_doubling_loop_bounded_by_a_32_bit_size_stays_32_bit(tmp_path, size, fallback_can_run):
     live, dead = walk(tmp_path, DOUBLING.replace("SIZE", size))
     assert "fast32" in live
-    assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run
+    assert verdict("fallback64", live, dead) == ("live" if fallback_can_run else "dead")
 
 
 POTF2 = """
@@ -158,7 +164,7 @@ LAST_BLOCK = (
 def test_the_last_block_after_a_while_loop_is_bounded_by_the_loop_exit(tmp_path, move, general_can_run):
     live, dead = walk(tmp_path, LAST_BLOCK.replace("MOVE", move))
     assert "small_kernel" in live
-    assert ("general_kernel" in live) is general_can_run and ("general_kernel" in dead) is not general_can_run
+    assert verdict("general_kernel", live, dead) == ("live" if general_can_run else "dead")
 
 
 def test_a_loop_left_by_break_says_nothing_after_it(tmp_path):
@@ -221,7 +227,7 @@ int api(LDA lda) { return recursive(100, lda); }
 def test_a_deep_recursion_keeps_what_every_level_passes_on(tmp_path, lda, fallback_can_run):
     live, dead = walk(tmp_path, RECURSION.replace("LDA", lda))
     assert "fast32" in live
-    assert ("fallback64" in live) is fallback_can_run and ("fallback64" in dead) is not fallback_can_run
+    assert verdict("fallback64", live, dead) == ("live" if fallback_can_run else "dead")
 
 
 IF_ELSE_LOOPS = (
@@ -251,4 +257,4 @@ IF_ELSE_LOOPS = (
 def test_what_both_branches_loops_leave_behind_holds_after_the_if(tmp_path, other, general_can_run):
     live, dead = walk(tmp_path, IF_ELSE_LOOPS.replace("OTHER", other))
     assert "small_kernel" in live
-    assert ("general_kernel" in live) is general_can_run and ("general_kernel" in dead) is not general_can_run
+    assert verdict("general_kernel", live, dead) == ("live" if general_can_run else "dead")

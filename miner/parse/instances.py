@@ -293,7 +293,7 @@ class InstanceWalker:
                 if acc is None:
                     break
             if stmt.kind in (K.WHILE_STMT, K.IF_STMT):
-                acc = self._after_loop(stmt, acc, end)
+                acc = self._after_statement(stmt, acc, end)
         stack.extend(reversed(items))
 
     def _split_if(self, cur: ci.Cursor):
@@ -331,9 +331,9 @@ class InstanceWalker:
         line = cur.extent.start.line
         return (*guards, Guard(self._expr(header[-1], 0), False, text, line, ((line, end),)))
 
-    def _after_loop(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
-        """After ``while (c) { ... }`` with no ``break`` out of it, the rest of the block runs with ``!c``
-        (``while (j < n - nb) { ...; j += nb; }`` leaves ``j >= n - nb`` for the last block)."""
+    def _after_statement(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
+        """The rest of the block runs with what ``cur`` leaves behind (``_exits``): after ``while (j < n - nb)``
+        with no ``break``, or an if/else whose branches both end in that loop, ``j >= n - nb``."""
         return (*guards, *(_extend(g, cur.extent.end.line + 1, end) for g in self._exits(cur)))
 
     def _exits(self, stmt: ci.Cursor) -> list[Guard]:

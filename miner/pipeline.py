@@ -23,6 +23,7 @@ from miner.errors import NotACheckoutError, OutputError
 from miner.graph.build import build_graph
 from miner.liveness.analyse import LivenessAnalyser, index_instances
 from miner.liveness.build import BuildDeadFinder, index_inactive
+from miner.liveness.cache import VerdictCache, entry_key
 from miner.models import (
     Bundle,
     EntryPoint,
@@ -58,6 +59,7 @@ class MineOptions:
     with_libraries: dict[str, Path] = field(default_factory=dict)
     cache_dir: Path | None = None
     liveness: bool = True
+    reuse_verdicts: bool = True  # liveness verdicts of an earlier run with the same inputs
 
 
 @dataclass
@@ -117,12 +119,14 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     entries, _ = discover(root, profile)
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     parsed = list(outcome.parsed)
+    inputs = [profile.config_hash, outcome.digest]
     other_rules: dict[str, RuleSet] = {}
     for name, other_root in sorted(others.items()):
         other_profile = resolve_profile(other_root, name)
         other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}")
         parsed += [relocate(p, other_prefix(name)) for p in other.parsed]
         other_rules[other_prefix(name)] = RuleSet(other_profile)
+        inputs += [name, other_profile.config_hash, other.digest]
     g = build_graph(parsed)
     rules = RuleSet(profile, {k: str(v) for k, v in others.items()}, other_rules)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
@@ -135,14 +139,40 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
     liveness = {}
     if opts.liveness:
-        build = BuildDeadFinder(
-            g, index_inactive(parsed), reader.data, keep=lambda n: rules.verdict(n, g.nodes[n]).action == "follow"
-        )
-        analyser = LivenessAnalyser(g, index_instances(parsed), build)
-        for i, e in enumerate(selected, 1):
-            liveness[e.name] = analyser.verdicts(traversals[e.name], e.variant)
-            progress("liveness", i, len(selected))
+        verdicts = VerdictCache(cache_dir / "liveness", inputs, load=opts.reuse_verdicts)
+        liveness = _liveness(g, parsed, rules, reader, traversals, selected, verdicts, progress)
     return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness, reader)
+
+
+def _liveness(
+    g: nx.DiGraph,
+    parsed: list[ParsedTU],
+    rules: RuleSet,
+    reader: SourceReader,
+    traversals: dict[str, Traversal],
+    selected: list[EntryPoint],
+    cache: VerdictCache,
+    progress: Progress,
+) -> dict[str, dict[str, NodeVerdict]]:
+    """Each selected entry's verdicts: from the verdict cache, else analysed (and stored)."""
+    out: dict[str, dict[str, NodeVerdict]] = {}
+    analyser: LivenessAnalyser | None = None
+    try:
+        for i, e in enumerate(selected, 1):
+            key = entry_key(e.name, e.variant, traversals[e.name])
+            found = cache.get(key)
+            if found is None:
+                if analyser is None:
+                    keep = lambda n: rules.verdict(n, g.nodes[n]).action == "follow"  # noqa: E731
+                    build = BuildDeadFinder(g, index_inactive(parsed), reader.data, keep=keep)
+                    analyser = LivenessAnalyser(g, index_instances(parsed), build)
+                found = analyser.verdicts(traversals[e.name], e.variant)
+                cache.put(key, found)
+            out[e.name] = found
+            progress("liveness", i, len(selected))
+    finally:
+        cache.flush()
+    return out
 
 
 def _parse_library(

@@ -78,7 +78,7 @@ def main() -> int:
 
     others = {k: Path(v).resolve() for k, v in (w.split("=", 1) for w in args.with_)}
     opts = MineOptions(path=args.path.resolve(), library=args.library, out=Path("/nonexistent"), jobs=args.jobs,
-                       cache_dir=args.cache, with_libraries=others)  # fmt: skip
+                       cache_dir=args.cache, with_libraries=others, reuse_verdicts=False)  # fmt: skip
     with open_checkout(opts.path, None) as checkout:
         t0 = time.perf_counter()
         a = analyse(opts, checkout)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from miner.liveness.build import BuildDeadFinder
-from miner.liveness.evaluate import Interval, Linear, bound, facts, interval, params_of, truthiness
-from miner.models import Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
+from miner.liveness.evaluate import Interval, Linear, Relate, bound, facts, interval, meet, params_of, truthiness
+from miner.models import Expr, Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
@@ -113,13 +113,6 @@ def _snap(iv: Interval) -> Interval:
     return (_boundary_below(lo) if lo < -_EXACT_UP_TO else lo, _boundary_above(hi) if hi > _EXACT_UP_TO else hi)
 
 
-def _meet(a: Interval | None, b: Interval | None) -> Interval | None:
-    if a is None or b is None:
-        return a or b
-    lo, hi = max(a[0], b[0]), min(a[1], b[1])
-    return (lo, hi) if lo <= hi else a  # disjoint: a path that cannot run; keep what the value says
-
-
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
 
 
@@ -183,6 +176,7 @@ class LivenessAnalyser:
         self._summarising: list[tuple] = []
         self._cut_short = False
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
+        self._assigned_of: dict[int, dict[str, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -276,10 +270,10 @@ class LivenessAnalyser:
                 continue
             per_guard = self._facts(inst, index, locals_)
             path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard)
-            known = [fact for established in per_guard for fact in established]
             target = self._instance(call.target, variant) if dead is None else None
+            relate = self._relations(inst, call, per_guard, vals, locs, calls)
             recipe = (
-                self._bind(call, target, known, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
+                self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
             )
             found.append((call, callee, path_conds, dead, target, recipe))
         self._expansions[key] = found
@@ -290,6 +284,45 @@ class LivenessAnalyser:
         found = self._facts_of.get(key)
         if found is None:
             found = self._facts_of[key] = _guard_facts(inst.calls[index], inst, locals_)
+        return found
+
+    def _relations(
+        self, inst: Instance, call: InstanceCall, per_guard: list[list[Linear]], values: dict, locals_: dict, calls
+    ) -> Relate | None:
+        """Bounds from the relations the guards of ``call`` establish: at the call itself, and inside the
+        value of a local every assignment of which lies in the code a guard covers (the relation held when
+        the local was assigned: ``jb = std::min(n - j, nb)`` in the body of ``for (j = 0; j < n; j += nb)``
+        is at least 1)."""
+        known = [fact for established in per_guard for fact in established]
+        if not known:
+            return None
+        assigned = self._assignments(inst)
+        usable: dict[str | None, list[Linear]] = {None: known}
+
+        def value(v: Expr) -> Interval | None:
+            return interval(v, values, locals_, 0, calls)
+
+        def relate(expr: Expr, scope: str | None) -> Interval | None:
+            found = usable.get(scope)
+            if found is None:
+                lines = assigned.get(scope, ())
+                found = usable[scope] = [
+                    fact
+                    for guard, established in zip(call.guards, per_guard, strict=True)
+                    if lines and all(any(lo <= ln <= hi for lo, hi in guard.regions) for ln in lines)
+                    for fact in established
+                ]
+            return bound(expr, found, value, locals_) if found else None
+
+        return relate
+
+    def _assignments(self, inst: Instance) -> dict[str, tuple[int, ...]]:
+        found = self._assigned_of.get(id(inst))
+        if found is None:
+            lines: dict[str, list[int]] = {}
+            for name, line in inst.writes:
+                lines.setdefault(name, []).append(line)
+            found = self._assigned_of[id(inst)] = {k: tuple(v) for k, v in lines.items()}
         return found
 
     def _locals(self, inst: Instance) -> dict:
@@ -373,7 +406,7 @@ class LivenessAnalyser:
     def _bind(
         call: InstanceCall,
         callee: Instance,
-        known: list[Linear],
+        relate: Relate | None,
         values: dict,
         from_path: dict,
         locals_: dict,
@@ -395,9 +428,9 @@ class LivenessAnalyser:
             if passed and (rng is None or _within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
-            iv = interval(arg, values, locals_, 0, calls)
-            if arg[0] not in ("const", "unknown") and known:
-                iv = _meet(iv, bound(arg, known, lambda v: interval(v, values, locals_, 0, calls), locals_))
+            iv = interval(arg, values, locals_, 0, calls, None, relate)
+            if arg[0] not in ("const", "unknown") and relate is not None:
+                iv = meet(iv, relate(arg, None))
             if iv is not None and rng is not None:
                 iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None
             if iv is not None:

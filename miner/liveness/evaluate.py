@@ -14,6 +14,9 @@ from miner.models import Expr
 Interval = tuple[int, int]
 CallValue = Callable[[str, tuple["Interval | None", ...]], "Interval | None"]
 """The values a function returns given its arguments' values (a summary of its ``return`` statements)."""
+Relate = Callable[["Expr", "str | None"], "Interval | None"]
+"""Bounds on a sum or difference from relations known where it is evaluated: at the point of use
+(``None``) or where the named local was assigned (``jb = std::min(n - j, nb)`` in a loop on ``j < n``)."""
 _BOOL: Interval = (0, 1)
 _INT64: Interval = (-(2**63), 2**63 - 1)
 _MAX_DEPTH = 16
@@ -99,10 +102,14 @@ def interval(
     depth: int = 0,
     calls: CallValue | None = None,
     memo: dict[str, Interval | None] | None = None,
+    relate: Relate | None = None,
+    scope: str | None = None,
 ) -> Interval | None:
     """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
     ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
-    ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments.
+    ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments;
+    ``relate`` narrows sums and differences by relations between variables (``scope``: the local
+    whose value is being read, None at the point of use).
     Each local is evaluated once per expression (``memo``): locals given many values that read
     each other would otherwise be re-evaluated exponentially often."""
     if depth > _MAX_DEPTH:
@@ -110,8 +117,8 @@ def interval(
     if memo is None:
         memo = {}
 
-    def sub(e: Expr) -> Interval | None:
-        return interval(e, env, locals_, depth + 1, calls, memo)
+    def sub(e: Expr, within: str | None = scope) -> Interval | None:
+        return interval(e, env, locals_, depth + 1, calls, memo, relate, within)
 
     tag = expr[0]
     if tag == "const":
@@ -124,7 +131,7 @@ def interval(
             return memo[name]
         memo[name] = None  # a local read while its own value is evaluated is unknown there
         init = (locals_ or {}).get(name)
-        value = memo[name] = None if init is None else sub(init)
+        value = memo[name] = None if init is None else sub(init, name)
         return value
     if tag == "unary":
         inner = sub(expr[2])
@@ -153,9 +160,12 @@ def interval(
             if tl is not None and tr is not None:
                 return _flag(not short)
             return _BOOL if left is not None or right is not None else None
-        if left is None or right is None:
-            return None
-        return _compare(op, left, right) if op in ("<", "<=", ">", ">=", "==", "!=") else _arith(op, left, right)
+        if op in ("<", "<=", ">", ">=", "==", "!="):
+            return None if left is None or right is None else _compare(op, left, right)
+        value = None if left is None or right is None else _arith(op, left, right)
+        if relate is not None and op in ("+", "-"):
+            value = meet(value, relate(expr, scope))
+        return value
     if tag in ("min", "max"):
         left = sub(expr[1])
         right = sub(expr[2])
@@ -191,6 +201,15 @@ def interval(
             return None  # unknown, or a loop that never runs: nothing to say about its body
         return (first[0], last[1])
     return None
+
+
+def meet(a: Interval | None, b: Interval | None) -> Interval | None:
+    """Both bounds on one value: their intersection (a value cannot be in two disjoint ranges on a path
+    that runs, so then the first stands)."""
+    if a is None or b is None:
+        return a or b
+    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+    return (lo, hi) if lo <= hi else a
 
 
 def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0) -> set[str]:

@@ -180,7 +180,7 @@ class InstanceWalker:
                 continue
             if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, stack, decided):
                 continue
-            if kind == K.FOR_STMT and self._counted_loop(cur, guards, stack, locals_, written):
+            if kind in (K.FOR_STMT, K.WHILE_STMT) and self._loop(cur, guards, stack, locals_, written):
                 continue
             if kind in _REFS:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written)
@@ -189,6 +189,8 @@ class InstanceWalker:
             elif kind == K.VAR_DECL:
                 _note_local(cur, self._expr, locals_, written)
                 _note_range(cur, ranges)
+                if any(ch.kind.is_expression() for ch in cur.get_children()):
+                    writes.add((cur.spelling, cur.extent.start.line))
             elif kind == K.RETURN_STMT and returns_int:
                 value = [ch for ch in cur.get_children() if ch.kind.is_expression()]
                 returns.append(self._expr(value[0], 0) if value else _UNKNOWN)
@@ -424,40 +426,68 @@ class InstanceWalker:
         stack.append((parts[2], (*guards, Guard(expr, False, text, line, ((line, parts[2].extent.end.line),)))))
         return True
 
-    def _counted_loop(self, cur: ci.Cursor, guards, stack, locals_: dict, written: set[str]) -> bool:
+    def _loop(self, cur: ci.Cursor, guards, stack, locals_: dict, written: set[str]) -> bool:
+        """``while (c) body`` or ``for (init; c; step) body``; a counted ``for`` also bounds its variable."""
+        kids = list(cur.get_children())
+        if not kids:
+            return False
+        body = kids[-1]
+        if cur.kind == K.WHILE_STMT:
+            cond = kids[0] if len(kids) == 2 else None
+            header = kids[:-1]
+        else:
+            cond = kids[1] if len(kids) == 4 else None
+            init = self._counted_loop(kids, locals_, written)
+            header = [kids[1], *init] if init is not None else kids[:-1]  # a counted loop's step is no write
+        stack.extend((part, guards) for part in header)
+        stack.append((body, self._in_loop(cur, cond, body, guards)))
+        return True
+
+    def _in_loop(self, loop: ci.Cursor, cond: ci.Cursor | None, body: ci.Cursor, guards):
+        """The guards of a loop's body: with the loop's runtime condition, covering the body's lines after
+        the loop's own line (where a ``for`` loop's step writes), so the relation it states is used only
+        while nothing in the body writes its variables. A body with a statement on the loop's line has none."""
+        if cond is None or not cond.kind.is_expression() or evaluate_int(cond) is not None:
+            return guards
+        line = loop.extent.start.line
+        stmts = list(body.get_children()) if body.kind == K.COMPOUND_STMT else [body]
+        if not stmts or stmts[0].extent.start.line <= line:
+            return guards
+        start = body.extent.start.line if body.extent.start.line > line else line + 1
+        return (*guards, Guard(self._expr(cond, 0), True, self._text(cond), line, ((start, body.extent.end.line),)))
+
+    def _counted_loop(self, kids: list[ci.Cursor], locals_: dict, written: set[str]) -> list[ci.Cursor] | None:
         """``for (T v = a; v < b; v += step)`` with a positive constant step: inside the body, ``v`` is
         between ``a`` and ``b - 1`` (``for (int64_t b = 0; b < batch_count; b += chunk)`` with
-        ``batch_count = 1`` runs once, with ``b = 0``). The increment is not a write; any other is."""
-        kids = list(cur.get_children())
+        ``batch_count = 1`` runs once, with ``b = 0``). The increment is not a write; any other is.
+        Returns the initializer to walk, None when the loop is not counted."""
         if len(kids) != 4 or kids[0].kind != K.DECL_STMT:
-            return False
+            return None
         decls = list(kids[0].get_children())
         if len(decls) != 1 or decls[0].kind != K.VAR_DECL or not _is_integer(decls[0].type):
-            return False
+            return None
         var = decls[0]
         init = [ch for ch in var.get_children() if ch.kind.is_expression()]
-        cond, step, body = _unwrap(kids[1]), _unwrap(kids[2]), kids[3]
+        cond, step = _unwrap(kids[1]), _unwrap(kids[2])
         if not init or cond.kind != K.BINARY_OPERATOR or (op := _operator(cond, "Binary")) not in ("<", "<="):
-            return False
+            return None
         lhs, bound = list(cond.get_children())
         if not _names(lhs, var):
-            return False
+            return None
         if step.kind == K.UNARY_OPERATOR:
             if _operator(step, "Unary") != "++" or not _names(next(step.get_children()), var):
-                return False
+                return None
         elif step.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
             target, amount = list(step.get_children())
             if not _names(target, var) or not _increases(_operator(step, "Binary"), evaluate_int(amount), init[-1]):
-                return False
+                return None
         else:
-            return False
+            return None
         last = self._expr(bound, 0)
         if op == "<":
             last = ("binary", "-", last, ("const", 1))
         _set_local(var.spelling, ("between", self._expr(init[-1], 0), last), locals_, written)
-        for part in (body, kids[1], *init):
-            stack.append((part, guards))
-        return True
+        return init
 
     def _expr(self, c: ci.Cursor, depth: int) -> Expr:
         value = evaluate_int(c)

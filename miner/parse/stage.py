@@ -24,6 +24,7 @@ class ParseOutcome:
     parsed: list[ParsedTU] = field(default_factory=list)
     failures: list[ParseFailed] = field(default_factory=list)
     cache_hits: int = 0
+    digest: str = ""  # names everything parsed: the recipe, and each result by the files it read
 
 
 class ParseStage:
@@ -128,7 +129,16 @@ class ParseStage:
         outcome.parsed.extend(pch.values())
         outcome.parsed.sort(key=lambda r: r.path)
         outcome.failures.sort(key=lambda f: f.path)
+        outcome.digest = self._digest(outcome)
         return outcome
+
+    def _digest(self, outcome: ParseOutcome) -> str:
+        h = hashlib.sha256(self.recipe.fingerprint.encode())
+        for result in outcome.parsed:
+            h.update(f"{result.path}\0{result.engine}\0{self.cache.digest(result)}\n".encode())
+        for failure in outcome.failures:
+            h.update(f"{failure.path}\0{failure.reason}\n".encode())
+        return h.hexdigest()[:16]
 
     def _with_fallback(self, results: Iterable, outcome: ParseOutcome) -> Iterator[ParsedTU]:
         """A TU that failed outright is recorded, then read by tree-sitter alone."""

@@ -258,3 +258,56 @@ def test_what_both_branches_loops_leave_behind_holds_after_the_if(tmp_path, othe
     live, dead = walk(tmp_path, IF_ELSE_LOOPS.replace("OTHER", other))
     assert "small_kernel" in live
     assert verdict("general_kernel", live, dead) == ("live" if general_can_run else "dead")
+
+
+LOOP_BLOCK = """
+void library_trsm(int) {}
+void own_trsm(int) {}
+int trsm(int m)
+{
+    int blk = std::min(m, 512);
+    if(blk == 0) { library_trsm(m); return 0; }
+    own_trsm(blk);
+    return 0;
+}
+int api(int n)
+{
+    int jb;
+    for(int k = 0; k < n; k += NB)
+    {
+        BEFORE
+        jb = std::min(n - k LESS, NB);
+        trsm(jb);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("before", "less", "library_can_run"),
+    [("", "", False), ("", "- 1", True), ("k += 1;", "", True)],
+    ids=["block-in-loop", "block-can-be-empty", "variable-written-in-body"],
+)
+def test_a_loop_condition_bounds_a_local_assigned_in_its_body(tmp_path, before, less, library_can_run):
+    source = LOOP_BLOCK.replace("BEFORE", before).replace("LESS", less).replace("NB", "64")
+    live, dead = walk(tmp_path, source)
+    assert "own_trsm" in live
+    assert verdict("library_trsm", live, dead) == ("live" if library_can_run else "dead")
+
+
+def test_a_loop_condition_says_nothing_about_a_local_assigned_before_the_loop(tmp_path):
+    api = LOOP_BLOCK[LOOP_BLOCK.index("int api") :]
+    before_loop = """int api(int n)
+{
+    int k = n;
+    int jb = std::min(n - k, 64);
+    for(k = 0; k < n; k += 64)
+    {
+        trsm(jb);
+    }
+    return 0;
+}
+"""
+    live, dead = walk(tmp_path, LOOP_BLOCK.replace(api, before_loop))
+    assert verdict("library_trsm", live, dead) == "live"

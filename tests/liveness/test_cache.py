@@ -1,0 +1,54 @@
+"""Liveness verdicts are reused by a re-run with the same inputs and recomputed when anything changes."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from miner.liveness.analyse import LivenessAnalyser
+from miner.pipeline import Analysis, MineOptions, analyse, open_checkout
+from tests.conftest import TINYBLAS
+
+
+def _analyse(path, cache_dir, **kw) -> Analysis:
+    opts = MineOptions(path=path, out=path / "unused", jobs=2, cache_dir=cache_dir, **kw)
+    with open_checkout(path, None) as checkout:
+        return analyse(opts, checkout)
+
+
+@pytest.fixture
+def counted(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    original = LivenessAnalyser.verdicts
+
+    def verdicts(self, t, variant):
+        calls.append(t.entry)
+        return original(self, t, variant)
+
+    monkeypatch.setattr(LivenessAnalyser, "verdicts", verdicts)
+    return calls
+
+
+def test_a_warm_rerun_analyses_nothing_and_gives_the_same_verdicts(tinyblas, cache_dir, counted):
+    first, _ = tinyblas
+    again = _analyse(TINYBLAS, cache_dir)
+    assert counted == []
+    assert again.liveness == first.liveness
+    fresh = _analyse(TINYBLAS, cache_dir, reuse_verdicts=False)
+    assert len(counted) == len(first.entries)
+    assert fresh.liveness == first.liveness
+
+
+def test_a_changed_source_file_means_fresh_verdicts(tinyblas, cache_dir, counted, tmp_path):
+    copy = tmp_path / "tinyblas"
+    shutil.copytree(TINYBLAS, copy)
+    _analyse(copy, cache_dir)
+    counted.clear()
+    _analyse(copy, cache_dir)
+    assert counted == []
+    launcher = next((copy / "library" / "src" / "blas1").glob("*.hpp"))
+    launcher.write_text(launcher.read_text() + "\n// a change\n")
+    changed = _analyse(copy, cache_dir)
+    assert len(counted) == len(changed.entries)
+    assert changed.liveness == tinyblas[0].liveness

@@ -136,13 +136,16 @@ def _narrow(values: dict, locals_: dict, known: list[Linear]) -> tuple[dict, dic
 
 def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[list[Linear]]:
     """The relations each guard of ``call`` establishes, keeping only those over variables that nothing
-    writes between the guard and the end of the code it guards (so they still hold at the call)."""
+    writes in the code the guard covers (its regions), for a call in that code (so they still hold there)."""
     written: dict[str, list[int]] = {}
     for name, line in caller.writes:
         written.setdefault(name, []).append(line)
     out = []
     for guard in call.guards:
         held = []
+        if not any(lo <= call.line <= hi for lo, hi in guard.regions):
+            out.append(held)  # past the first statement of a loop's body that writes the loop's variables
+            continue
         for fact in facts(guard.expr, guard.want, locals_):
             lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
             inside = any(ln == -1 or any(lo <= ln <= hi for lo, hi in guard.regions) for ln in lines)
@@ -150,6 +153,38 @@ def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[li
                 held.append(fact)
         out.append(held)
     return out
+
+
+Aliases = frozenset[tuple[str, str]]
+"""Pairs of parameters known to hold the same value (``dot(x, x)``), each pair sorted, closed under transitivity."""
+
+
+def _aliases(call: InstanceCall, callee: Instance, same: Aliases) -> Aliases:
+    """The callee's parameters that this call passes the same value: the same side-effect-free expression
+    over the caller's variables (``x`` for both ``x`` and ``y``), or parameters the caller knows equal."""
+
+    def rep(name: str) -> str:
+        return min([name, *(b for a, b in same if a == name), *(a for a, b in same if b == name)])
+
+    def canon(expr: Expr) -> Expr | None:
+        tag = expr[0]
+        if tag == "param":
+            return ("param", rep(expr[1]))
+        if tag in ("local", "const"):
+            return expr
+        if tag in ("unary", "binary"):
+            parts = [canon(e) for e in expr[2:]]
+            return None if any(p is None for p in parts) else (tag, expr[1], *parts)
+        return None
+
+    groups: dict[Expr, list[str]] = {}
+    for param, arg in zip(callee.params, call.args, strict=False):
+        key = canon(arg)
+        if key is not None and key[0] != "const" and param not in callee.written:
+            groups.setdefault(key, []).append(param)
+    return frozenset(
+        (a, b) for names in groups.values() for i, a in enumerate(sorted(names)) for b in sorted(names)[i + 1 :]
+    )
 
 
 @dataclass
@@ -203,10 +238,13 @@ class LivenessAnalyser:
         seen: set[tuple[str, frozenset]] = set()
         contexts: dict[str, int] = {}
         hulls: dict[str, dict[str, _Binding]] = {}
-        stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...]]] = [(start, root, {}, ())]
+        same_hulls: dict[str, Aliases] = {}
+        stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...], Aliases]] = [
+            (start, root, {}, (), frozenset())
+        ]
         visits = 0
         while stack:
-            inst, node, env, conds = stack.pop()
+            inst, node, env, conds, same = stack.pop()
             count = contexts.get(inst.usr, 0)
             if count >= _MAX_CONTEXTS:
                 # widen: past a few argument contexts, walk the hull of them all, a bound that still
@@ -214,8 +252,10 @@ class LivenessAnalyser:
                 # and keeps what holds in all of them: a 32-bit lda); past that, only what no longer grows
                 widen = _widen if count < 2 * _MAX_CONTEXTS else _settled
                 env = widen(hulls[inst.usr], env)
+                same = same & same_hulls[inst.usr]
             hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
-            key = (inst.usr, frozenset((k, b.value) for k, b in env.items()))
+            same_hulls[inst.usr] = same_hulls[inst.usr] & same if inst.usr in same_hulls else same
+            key = (inst.usr, frozenset((k, b.value) for k, b in env.items()), same)
             if key in seen:
                 continue
             seen.add(key)
@@ -225,7 +265,9 @@ class LivenessAnalyser:
                 result.complete = False
                 break
             values = {k: b.value for k, b in env.items()}
-            for call, callee, path_conds, dead, target, recipe in self._expand(inst, node, values, variant):
+            for call, callee, path_conds, dead, target, recipe, aliases in self._expand(
+                inst, node, values, same, variant
+            ):
                 if dead is not None:
                     text, line, fixed = dead
                     detail = ", ".join(
@@ -246,15 +288,17 @@ class LivenessAnalyser:
                     for p, src in recipe
                     if src[0] != "inherit" or src[1] in env  # a type's range is not passed down: the callee has its own
                 }
-                stack.append((target, callee, child_env, conds_here))
+                stack.append((target, callee, child_env, conds_here, aliases))
         return result
 
-    def _expand(self, inst: Instance, node: str, values: dict[str, Interval], variant: str) -> list[tuple]:
-        """The calls ``inst`` makes when its parameters hold ``values``: (call, callee node,
-        runtime conditions, why it cannot happen or None, callee instance or None, how to bind
-        the callee's parameters). Entries share most of their lower call chains, so this is
+    def _expand(
+        self, inst: Instance, node: str, values: dict[str, Interval], same: Aliases, variant: str
+    ) -> list[tuple]:
+        """The calls ``inst`` makes when its parameters hold ``values`` and the pairs in ``same`` are equal:
+        (call, callee node, runtime conditions, why it cannot happen or None, callee instance or None, how to
+        bind the callee's parameters, which of them are equal). Entries share most of their lower call chains, so this is
         computed once per (instance, values); where the values came from is applied per entry."""
-        key = (inst.usr, variant, frozenset(values.items()))
+        key = (inst.usr, variant, frozenset(values.items()), same)
         found = self._expansions.get(key)
         if found is not None:
             return found
@@ -269,13 +313,14 @@ class LivenessAnalyser:
             if callee is None:
                 continue
             per_guard = self._facts(inst, index, locals_)
-            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard)
+            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard, same)
             target = self._instance(call.target, variant) if dead is None else None
             relate = self._relations(inst, call, per_guard, vals, locs, calls)
             recipe = (
                 self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
             )
-            found.append((call, callee, path_conds, dead, target, recipe))
+            aliases = _aliases(call, target, same) if target else frozenset()
+            found.append((call, callee, path_conds, dead, target, recipe, aliases))
         self._expansions[key] = found
         return found
 
@@ -386,13 +431,20 @@ class LivenessAnalyser:
         return found
 
     @staticmethod
-    def _guards(call: InstanceCall, values: dict[str, Interval], locals_: dict, calls, per_guard: list[list[Linear]]):
+    def _guards(
+        call: InstanceCall,
+        values: dict[str, Interval],
+        locals_: dict,
+        calls,
+        per_guard: list[list[Linear]],
+        same: Aliases = frozenset(),
+    ):
         """(runtime conditions, None, values, locals) when the call can happen, else (_, (condition text,
         line, the parameters that decided it), _, _). Each guard is evaluated under what the guards before
         it establish (``m >= 2`` after ``if (m < 2) return``); the values returned hold them all."""
         conds: list[str] = []
         for guard, established in zip(call.guards, per_guard, strict=True):
-            holds = truthiness(interval(guard.expr, values, locals_, 0, calls))
+            holds = truthiness(interval(guard.expr, values, locals_, 0, calls, same=same))
             if holds is not None and holds != guard.want:
                 fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_

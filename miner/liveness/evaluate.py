@@ -104,12 +104,14 @@ def interval(
     memo: dict[str, Interval | None] | None = None,
     relate: Relate | None = None,
     scope: str | None = None,
+    same: frozenset[tuple[str, str]] = frozenset(),
 ) -> Interval | None:
     """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
     ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
     ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments;
     ``relate`` narrows sums and differences by relations between variables (``scope``: the local
-    whose value is being read, None at the point of use).
+    whose value is being read, None at the point of use); ``same`` holds pairs of parameters known
+    to be equal (``x != y`` is false in ``dot(x, x)``).
     Each local is evaluated once per expression (``memo``): locals given many values that read
     each other would otherwise be re-evaluated exponentially often."""
     if depth > _MAX_DEPTH:
@@ -118,7 +120,7 @@ def interval(
         memo = {}
 
     def sub(e: Expr, within: str | None = scope) -> Interval | None:
-        return interval(e, env, locals_, depth + 1, calls, memo, relate, within)
+        return interval(e, env, locals_, depth + 1, calls, memo, relate, within, same)
 
     tag = expr[0]
     if tag == "const":
@@ -150,6 +152,8 @@ def interval(
         return None
     if tag == "binary":
         op = expr[1]
+        if op in ("==", "!=") and _equal(expr[2], expr[3], same):
+            return _flag(op == "==")
         left = sub(expr[2])
         right = sub(expr[3])
         if op in ("&&", "||"):
@@ -201,6 +205,12 @@ def interval(
             return None  # unknown, or a loop that never runs: nothing to say about its body
         return (first[0], last[1])
     return None
+
+
+def _equal(a: Expr, b: Expr, same: frozenset[tuple[str, str]]) -> bool:
+    if a[0] != "param" or b[0] != "param":
+        return False
+    return a[1] == b[1] or (min(a[1], b[1]), max(a[1], b[1])) in same
 
 
 def meet(a: Interval | None, b: Interval | None) -> Interval | None:

@@ -221,18 +221,10 @@ class InstanceWalker:
         """A parameter assigned, incremented or whose address is taken: a constant passed for
         it says nothing about its value at a later branch. A local given a new value by plain
         ``=`` keeps each value it is given (``jb = std::min(n - j, nb)`` in a loop: at most ``nb``)."""
-        unary = kind == K.UNARY_OPERATOR
-        op = _operator(cur, "Unary" if unary else "Binary")
-        if op not in (_UNARY_WRITES if unary else _ASSIGNS):
+        found = _write_target(cur, kind)
+        if found is None:
             return
-        kids = list(cur.get_children())
-        if not kids:
-            return
-        target = _unwrap(kids[0])
-        while target.kind == K.ARRAY_SUBSCRIPT_EXPR and (base := next(target.get_children(), None)) is not None:
-            target = _unwrap(base)  # table[i] = v changes the table
-        if target.kind != K.DECL_REF_EXPR or (ref := target.referenced) is None or ref.kind not in _VARIABLES:
-            return
+        op, ref, kids = found
         writes.add((ref.spelling, -1 if op == "&" else cur.extent.start.line))  # -1: through a pointer, any time
         if op == "=" and ref.kind == K.VAR_DECL and len(kids) == 2 and _is_integer(ref.type):
             assigned.setdefault(ref.spelling, []).append(self._expr(kids[1], 0))
@@ -444,9 +436,10 @@ class InstanceWalker:
         return True
 
     def _in_loop(self, loop: ci.Cursor, cond: ci.Cursor | None, body: ci.Cursor, guards):
-        """The guards of a loop's body: with the loop's runtime condition, covering the body's lines after
-        the loop's own line (where a ``for`` loop's step writes), so the relation it states is used only
-        while nothing in the body writes its variables. A body with a statement on the loop's line has none."""
+        """The guards of a loop's body: with the loop's runtime condition. Its region, where the relation it
+        states holds, runs from the body's first line after the loop's own line (where a ``for`` loop's step
+        writes) up to the first statement of the body that writes one of its variables (``j += nb`` at the end
+        of a ``while (j < n - nb)`` body). A body with a statement on the loop's line has none."""
         if cond is None or not cond.kind.is_expression() or evaluate_int(cond) is not None:
             return guards
         line = loop.extent.start.line
@@ -454,7 +447,14 @@ class InstanceWalker:
         if not stmts or stmts[0].extent.start.line <= line:
             return guards
         start = body.extent.start.line if body.extent.start.line > line else line + 1
-        return (*guards, Guard(self._expr(cond, 0), True, self._text(cond), line, ((start, body.extent.end.line),)))
+        end = body.extent.end.line
+        names = _variables(cond)
+        for stmt in stmts:
+            if _writes_any(stmt, names):
+                end = stmt.extent.start.line - 1
+                break
+        regions = ((start, end),) if end >= start else ()
+        return (*guards, Guard(self._expr(cond, 0), True, self._text(cond), line, regions))
 
     def _counted_loop(self, kids: list[ci.Cursor], locals_: dict, written: set[str]) -> list[ci.Cursor] | None:
         """``for (T v = a; v < b; v += step)`` with a positive constant step: inside the body, ``v`` is
@@ -690,6 +690,49 @@ def _leaves_loop(body: ci.Cursor) -> bool:
             elif any(_has_goto(g) for g in ch.get_children()):
                 return True
     return False
+
+
+def _variables(expr: ci.Cursor) -> set[str]:
+    """The parameters and locals an expression reads."""
+    out = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and ref.kind in _VARIABLES:
+            out.add(ref.spelling)
+        stack.extend(node.get_children())
+    return out
+
+
+def _writes_any(stmt: ci.Cursor, names: set[str]) -> bool:
+    """Whether ``stmt`` assigns, increments or takes the address of one of ``names`` (or declares one)."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        kind = node.kind
+        if kind == K.VAR_DECL and node.spelling in names:
+            return True
+        if kind in _WRITE_KINDS and (found := _write_target(node, kind)) is not None and found[1].spelling in names:
+            return True
+        stack.extend(node.get_children())
+    return False
+
+
+def _write_target(cur: ci.Cursor, kind: ci.CursorKind) -> tuple[str, ci.Cursor, list[ci.Cursor]] | None:
+    """(operator, variable, operands) of an assignment, increment or address-of of a parameter or local."""
+    unary = kind == K.UNARY_OPERATOR
+    op = _operator(cur, "Unary" if unary else "Binary")
+    if op not in (_UNARY_WRITES if unary else _ASSIGNS):
+        return None
+    kids = list(cur.get_children())
+    if not kids:
+        return None
+    target = _unwrap(kids[0])
+    while target.kind == K.ARRAY_SUBSCRIPT_EXPR and (base := next(target.get_children(), None)) is not None:
+        target = _unwrap(base)  # table[i] = v changes the table
+    if target.kind != K.DECL_REF_EXPR or (ref := target.referenced) is None or ref.kind not in _VARIABLES:
+        return None
+    return op, ref, kids
 
 
 def _has_goto(node: ci.Cursor) -> bool:

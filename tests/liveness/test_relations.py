@@ -311,3 +311,66 @@ def test_a_loop_condition_says_nothing_about_a_local_assigned_before_the_loop(tm
 """
     live, dead = walk(tmp_path, LOOP_BLOCK.replace(api, before_loop))
     assert verdict("library_trsm", live, dead) == "live"
+
+
+SAME_VECTOR = """
+void magnitude_kernel(int) {}
+void dot_kernel(int) {}
+int dot(int n, const float* x, int incx, const float* y, int incy)
+{
+    if(x != y || incx != incy) { dot_kernel(n); return 0; }
+    magnitude_kernel(n);
+    return 0;
+}
+int norm2(int n, const float* x, int incx, const float* y) { return dot(n, x, incx, Y, incx); }
+int api(int n, const float* x, int incx, const float* y) { return norm2(n, x, incx, y); }
+"""
+
+
+@pytest.mark.parametrize(("y", "dot_can_run"), [("x", False), ("y", True)])
+def test_the_same_vector_passed_twice_decides_a_pointer_comparison(tmp_path, y, dot_can_run):
+    live, dead = walk(tmp_path, SAME_VECTOR.replace("Y", y))
+    assert verdict("dot_kernel", live, dead) == ("live" if dot_can_run else "dead")
+    assert verdict("magnitude_kernel", live, dead) == "live"
+
+
+def test_a_pointer_moved_before_the_comparison_is_no_longer_the_same(tmp_path):
+    moved = SAME_VECTOR.replace("Y", "x").replace("    if(x != y", "    if(n > 4) x += incx;\n    if(x != y")
+    live, dead = walk(tmp_path, moved)
+    assert verdict("dot_kernel", live, dead) == "live"
+
+
+WHILE_BLOCK = """
+void library_trsm(int) {}
+void own_trsm(int) {}
+int trsm(int m)
+{
+    int blk = std::min(m, 512);
+    if(blk == 0) { library_trsm(m); return 0; }
+    own_trsm(blk);
+    return 0;
+}
+int api(int n)
+{
+    int jb, j = 0;
+    while(j < n - 64)
+    {
+        jb = std::min(n - j - 64, 64);
+        BEFORE
+        j += 64;
+        AFTER
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "library_can_run"),
+    [("trsm(jb);", "", False), ("", "jb = std::min(n - j - 64, 64); trsm(jb);", True)],
+    ids=["before-the-step", "assigned-after-the-step"],
+)
+def test_a_while_condition_holds_until_the_body_writes_its_variables(tmp_path, before, after, library_can_run):
+    live, dead = walk(tmp_path, WHILE_BLOCK.replace("BEFORE", before).replace("AFTER", after))
+    assert "own_trsm" in live
+    assert verdict("library_trsm", live, dead) == ("live" if library_can_run else "dead")

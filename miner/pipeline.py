@@ -28,6 +28,7 @@ from miner.models import (
     Bundle,
     EntryPoint,
     ExecSpace,
+    Instance,
     LivenessRecord,
     NodeVerdict,
     NotReached,
@@ -119,12 +120,14 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     entries, _ = discover(root, profile)
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     parsed = list(outcome.parsed)
+    aside = dict(outcome.instances_aside)
     inputs = [profile.config_hash, outcome.digest]
     other_rules: dict[str, RuleSet] = {}
     for name, other_root in sorted(others.items()):
         other_profile = resolve_profile(other_root, name)
         other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}")
         parsed += [relocate(p, other_prefix(name)) for p in other.parsed]
+        aside |= {other_prefix(name) + path: read for path, read in other.instances_aside.items()}
         other_rules[other_prefix(name)] = RuleSet(other_profile)
         inputs += [name, other_profile.config_hash, other.digest]
     g = build_graph(parsed)
@@ -140,13 +143,14 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     liveness = {}
     if opts.liveness:
         verdicts = VerdictCache(cache_dir / "liveness", inputs, load=opts.reuse_verdicts)
-        liveness = _liveness(g, parsed, rules, reader, traversals, selected, verdicts, progress)
+        liveness = _liveness(g, parsed, aside, rules, reader, traversals, selected, verdicts, progress)
     return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness, reader)
 
 
 def _liveness(
     g: nx.DiGraph,
     parsed: list[ParsedTU],
+    aside: dict[str, Callable[[], tuple[Instance, ...]]],
     rules: RuleSet,
     reader: SourceReader,
     traversals: dict[str, Traversal],
@@ -154,7 +158,8 @@ def _liveness(
     cache: VerdictCache,
     progress: Progress,
 ) -> dict[str, dict[str, NodeVerdict]]:
-    """Each selected entry's verdicts: from the verdict cache, else analysed (and stored)."""
+    """Each selected entry's verdicts: from the verdict cache, else analysed (and stored); the instances the
+    parse cache keeps aside are read only when some entry's verdicts are not cached."""
     out: dict[str, dict[str, NodeVerdict]] = {}
     analyser: LivenessAnalyser | None = None
     try:
@@ -165,7 +170,8 @@ def _liveness(
                 if analyser is None:
                     keep = lambda n: rules.verdict(n, g.nodes[n]).action == "follow"  # noqa: E731
                     build = BuildDeadFinder(g, index_inactive(parsed), reader.data, keep=keep)
-                    analyser = LivenessAnalyser(g, index_instances(parsed), build)
+                    complete = [replace(tu, instances=aside[tu.path]()) if tu.path in aside else tu for tu in parsed]
+                    analyser = LivenessAnalyser(g, index_instances(complete), build)
                 found = analyser.verdicts(traversals[e.name], e.variant)
                 cache.put(key, found)
             out[e.name] = found

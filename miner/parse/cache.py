@@ -1,18 +1,22 @@
 """Content-addressed cache of TU parses (clangd's shape): an entry is named by the recipe
 fingerprint, the TU path and the TU's content, and holds the hash of every checkout file the
-parse read; it is valid while all of them are unchanged. Writes are atomic."""
+parse read; it is valid while all of them are unchanged. Writes are atomic.
+
+A TU's instantiated bodies (half the bytes of a parse, read only when liveness is analysed and its
+verdicts are not cached) are kept beside the entry and read on demand (``instances``)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import pickle
+from dataclasses import replace
 from pathlib import Path
 
-from miner.models import ParsedTU
+from miner.models import Instance, ParsedTU
 from miner.source.files import FileHashes
 
-_FORMAT = 3
+_FORMAT = 4
 
 
 class ParseCache:
@@ -26,26 +30,32 @@ class ParseCache:
         key = hashlib.sha256(f"{_FORMAT}\0{self.fingerprint}\0{salt}\0{rel}\0{content}".encode()).hexdigest()
         return self.directory / key[:2] / f"{key}.pkl"
 
-    def get(self, rel: str, salt: str = "") -> ParsedTU | None:
-        """The cached parse of ``rel`` (``salt`` names what else it was parsed against)."""
+    def get(self, rel: str, salt: str = "") -> tuple[ParsedTU, bool] | None:
+        """The cached parse of ``rel`` (``salt`` names what else it was parsed against), and whether its
+        instances were left in the cache (then read them with ``instances``)."""
         path = self._path(rel, salt)
         try:
             with open(path, "rb") as fh:
-                deps, result = pickle.load(fh)
+                deps, result, aside = pickle.load(fh)
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return None
         if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
             return None
-        return result
+        return result, aside
+
+    def instances(self, rel: str, salt: str = "") -> tuple[Instance, ...]:
+        """The instances of a cached parse that ``get`` left in the cache."""
+        with open(self._path(rel, salt).with_suffix(".instances"), "rb") as fh:
+            return pickle.load(fh)
 
     def put(self, result: ParsedTU, salt: str = "") -> None:
         path = self._path(result.path, salt)
         path.parent.mkdir(parents=True, exist_ok=True)
         deps = {dep: self.hashes.get(dep) for dep in result.deps}
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump((deps, result), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
+        aside = bool(result.instances)
+        if aside:  # written first: an entry that says its instances are aside always has them
+            _write_atomic(path.with_suffix(".instances"), result.instances)
+        _write_atomic(path, (deps, replace(result, instances=()), aside))
 
     def digest(self, result: ParsedTU) -> str:
         """A name for everything ``result`` read: its dependencies' current hashes."""
@@ -53,3 +63,10 @@ class ParseCache:
         for dep in result.deps:
             h.update(f"{dep}\0{self.hashes.get(dep)}\n".encode())
         return h.hexdigest()[:16]
+
+
+def _write_atomic(path: Path, value: object) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)

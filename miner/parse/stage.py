@@ -7,12 +7,13 @@ facts are kept as a pseudo-TU ``<pch:VARIANT>``; TUs are then parsed against it 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from miner.models import ParsedTU, ParseFailed
+from miner.models import Instance, ParsedTU, ParseFailed
 from miner.parse.cache import ParseCache
 from miner.parse.pool import ParsePool
 from miner.parse.recipe import Recipe
@@ -25,6 +26,8 @@ class ParseOutcome:
     failures: list[ParseFailed] = field(default_factory=list)
     cache_hits: int = 0
     digest: str = ""  # names everything parsed: the recipe, and each result by the files it read
+    instances_aside: dict[str, Callable[[], tuple[Instance, ...]]] = field(default_factory=dict)
+    """TU path -> reads the instances its cached parse left in the cache (``ParsedTU.instances`` is empty)."""
 
 
 class ParseStage:
@@ -75,7 +78,7 @@ class ParseStage:
         for v in sorted(variants):
             hit = self.cache.get(f"<pch:{v}>", salt)
             if hit is not None and (v not in force or self._pch_path(v).exists()):
-                facts[v] = hit
+                facts[v] = self._found(hit, f"<pch:{v}>", salt, outcome)
             else:
                 args = tuple(self.recipe.variant_args(v))
                 todo.append(PchJob(f"<pch:{v}>", str(prefix), args, v, str(self._pch_path(v))))
@@ -102,9 +105,10 @@ class ParseStage:
         salts = {v: self._salt(v, pch.get(v)) for v in variants}
         misses: list[str] = []
         for rel in tus:
-            hit = self.cache.get(rel, salts[self.recipe.variant(rel)])
+            salt = salts[self.recipe.variant(rel)]
+            hit = self.cache.get(rel, salt)
             if hit is not None:
-                outcome.parsed.append(hit)
+                outcome.parsed.append(self._found(hit, rel, salt, outcome))
                 outcome.cache_hits += 1
                 on_result(rel)
             else:
@@ -131,6 +135,12 @@ class ParseStage:
         outcome.failures.sort(key=lambda f: f.path)
         outcome.digest = self._digest(outcome)
         return outcome
+
+    def _found(self, hit: tuple[ParsedTU, bool], rel: str, salt: str, outcome: ParseOutcome) -> ParsedTU:
+        result, aside = hit
+        if aside:
+            outcome.instances_aside[result.path] = functools.partial(self.cache.instances, rel, salt)
+        return result
 
     def _digest(self, outcome: ParseOutcome) -> str:
         h = hashlib.sha256(self.recipe.fingerprint.encode())

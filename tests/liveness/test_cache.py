@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from miner.liveness.analyse import LivenessAnalyser
+from miner.parse.cache import ParseCache
 from miner.pipeline import Analysis, MineOptions, analyse, open_checkout
 from tests.conftest import TINYBLAS
 
@@ -30,13 +31,18 @@ def counted(monkeypatch) -> list[str]:
     return calls
 
 
-def test_a_warm_rerun_analyses_nothing_and_gives_the_same_verdicts(tinyblas, cache_dir, counted):
+def test_a_warm_rerun_analyses_nothing_and_gives_the_same_verdicts(tinyblas, cache_dir, counted, monkeypatch):
+    read: list[str] = []
+    original = ParseCache.instances
+    monkeypatch.setattr(
+        ParseCache, "instances", lambda self, rel, salt="": read.append(rel) or original(self, rel, salt)
+    )
     first, _ = tinyblas
     again = _analyse(TINYBLAS, cache_dir)
-    assert counted == []
+    assert counted == [] and read == []  # neither analysed nor the instances read
     assert again.liveness == first.liveness
-    fresh = _analyse(TINYBLAS, cache_dir, reuse_verdicts=False)
-    assert len(counted) == len(first.entries)
+    fresh = _analyse(TINYBLAS, cache_dir, reuse_verdicts=False)  # analysed from instances read back from the cache
+    assert len(counted) == len(first.entries) and read
     assert fresh.liveness == first.liveness
 
 

@@ -142,7 +142,9 @@ evaluate: ``("const", v)``, ``("param", name)``, ``("local", name)`` (a local va
 initializer), ``("unary", op, e)``, ``("binary", op, a, b)``, ``("select", c, a, b)`` (``c ? a : b``),
 ``("min"|"max", a, b)``, ``("call", usr, (args...))`` (an integer function's result, by its returns),
 ``("range", lo, hi)`` (an element of a constant table), ``("hull", e...)``, ``("between", first, last)``
-(a counted loop's variable) or ``("unknown",)``."""
+(a counted loop's variable), ``("at", line, e)`` (a local's value as assigned at that line),
+``("grow", e, (op, amount)...)`` (a local that starts at ``e`` and is only ever increased in place)
+or ``("unknown",)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +186,8 @@ class Instance(_Compact):
     written: tuple[str, ...] = ()  # parameters and locals the body assigns or takes the address of
     locals: tuple[tuple[str, Expr], ...] = ()  # integer and bool locals and their initializers
     ranges: tuple[tuple[str, int, int], ...] = ()  # parameters and locals of integer types of 32 bits or less
-    returns: tuple[Expr, ...] = ()  # what an integer or bool function returns, one per reachable return
+    returns: tuple[tuple[Expr, tuple[Guard, ...]], ...] = ()
+    """What an integer or bool function returns, one per reachable ``return``, with the guards on its way."""
     writes: tuple[tuple[str, int], ...] = ()  # (variable, line) of every write the body makes
 
 

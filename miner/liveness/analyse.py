@@ -19,13 +19,26 @@ walked per type: what a live kernel calls is live with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import networkx as nx
 
 from miner.liveness.build import BuildDeadFinder
-from miner.liveness.evaluate import Interval, Linear, Relate, bound, facts, interval, meet, params_of, truthiness
+from miner.liveness.evaluate import (
+    Interval,
+    Linear,
+    Relate,
+    bound,
+    facts,
+    interval,
+    linear,
+    meet,
+    params_of,
+    substitute,
+    truthiness,
+)
 from miner.models import Expr, Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
@@ -134,23 +147,34 @@ def _narrow(values: dict, locals_: dict, known: list[Linear]) -> tuple[dict, dic
     return values, locals_
 
 
-def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict) -> list[list[Linear]]:
+Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]
+"""What a guard on a function's result says about the arguments it was called with, and the line of that call
+(``if (check(n, k) != continue) return`` leaves ``n >= 0`` and ``k >= 0``)."""
+
+
+def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict, outcome: Outcome | None = None):
     """The relations each guard of ``call`` establishes, keeping only those over variables that nothing
-    writes in the code the guard covers (its regions), for a call in that code (so they still hold there)."""
+    writes in the code the guard covers (its regions), for a call in that code (so they still hold there);
+    what it says through a called function's result also needs them unwritten since that call."""
     written: dict[str, list[int]] = {}
     for name, line in caller.writes:
         written.setdefault(name, []).append(line)
-    out = []
+
+    def unwritten(fact: Linear, spans: list[tuple[int, int]]) -> bool:
+        lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
+        return not any(ln == -1 or any(lo <= ln <= hi for lo, hi in spans) for ln in lines)
+
+    out: list[list[Linear]] = []
     for guard in call.guards:
-        held = []
-        if not any(lo <= call.line <= hi for lo, hi in guard.regions):
-            out.append(held)  # past the first statement of a loop's body that writes the loop's variables
+        spans = list(guard.regions)
+        if not any(lo <= call.line <= hi for lo, hi in spans):
+            out.append([])  # past the first statement of a loop's body that writes the loop's variables
             continue
-        for fact in facts(guard.expr, guard.want, locals_):
-            lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
-            inside = any(ln == -1 or any(lo <= ln <= hi for lo, hi in guard.regions) for ln in lines)
-            if guard.regions and not inside:
-                held.append(fact)
+        held = [fact for fact in facts(guard.expr, guard.want, locals_) if unwritten(fact, spans)]
+        through = outcome(guard.expr, guard.want, locals_) if outcome is not None else None
+        if through is not None:
+            implied, since = through
+            held += [fact for fact in implied if unwritten(fact, [*spans, (since, guard.line)])]
         out.append(held)
     return out
 
@@ -211,7 +235,6 @@ class LivenessAnalyser:
         self._summarising: list[tuple] = []
         self._cut_short = False
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
-        self._assigned_of: dict[int, dict[str, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -312,10 +335,10 @@ class LivenessAnalyser:
             callee = self.node_of(call.target, call.pattern, variant)
             if callee is None:
                 continue
-            per_guard = self._facts(inst, index, locals_)
+            per_guard = self._facts(inst, index, locals_, variant)
             path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard, same)
             target = self._instance(call.target, variant) if dead is None else None
-            relate = self._relations(inst, call, per_guard, vals, locs, calls)
+            relate = self._relations(call, per_guard, vals, locs, calls)
             recipe = (
                 self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
             )
@@ -324,51 +347,39 @@ class LivenessAnalyser:
         self._expansions[key] = found
         return found
 
-    def _facts(self, inst: Instance, index: int, locals_: dict) -> list[list[Linear]]:
+    def _facts(self, inst: Instance, index: int, locals_: dict, variant: str) -> list[list[Linear]]:
         key = (id(inst), index)
         found = self._facts_of.get(key)
         if found is None:
-            found = self._facts_of[key] = _guard_facts(inst.calls[index], inst, locals_)
+            outcome = functools.partial(self._outcome_facts, variant=variant)
+            found = self._facts_of[key] = _guard_facts(inst.calls[index], inst, locals_, outcome)
         return found
 
-    def _relations(
-        self, inst: Instance, call: InstanceCall, per_guard: list[list[Linear]], values: dict, locals_: dict, calls
-    ) -> Relate | None:
-        """Bounds from the relations the guards of ``call`` establish: at the call itself, and inside the
-        value of a local every assignment of which lies in the code a guard covers (the relation held when
-        the local was assigned: ``jb = std::min(n - j, nb)`` in the body of ``for (j = 0; j < n; j += nb)``
-        is at least 1)."""
+    @staticmethod
+    def _relations(call: InstanceCall, per_guard: list[list[Linear]], values: dict, locals_: dict, calls):
+        """Bounds from the relations the guards of ``call`` establish: at the call itself, and inside a value
+        assigned at a line the guard covers (the relation held there: ``jb = std::min(n - j, nb)`` in the body
+        of ``for (j = 0; j < n; j += nb)`` is at least 1)."""
         known = [fact for established in per_guard for fact in established]
         if not known:
             return None
-        assigned = self._assignments(inst)
-        usable: dict[str | None, list[Linear]] = {None: known}
+        usable: dict[int | None, list[Linear]] = {None: known}
 
         def value(v: Expr) -> Interval | None:
             return interval(v, values, locals_, 0, calls)
 
-        def relate(expr: Expr, scope: str | None) -> Interval | None:
+        def relate(expr: Expr, scope: int | None) -> Interval | None:
             found = usable.get(scope)
             if found is None:
-                lines = assigned.get(scope, ())
                 found = usable[scope] = [
                     fact
                     for guard, established in zip(call.guards, per_guard, strict=True)
-                    if lines and all(any(lo <= ln <= hi for lo, hi in guard.regions) for ln in lines)
+                    if any(lo <= scope <= hi for lo, hi in guard.regions)  # type: ignore[operator]
                     for fact in established
                 ]
             return bound(expr, found, value, locals_) if found else None
 
         return relate
-
-    def _assignments(self, inst: Instance) -> dict[str, tuple[int, ...]]:
-        found = self._assigned_of.get(id(inst))
-        if found is None:
-            lines: dict[str, list[int]] = {}
-            for name, line in inst.writes:
-                lines.setdefault(name, []).append(line)
-            found = self._assigned_of[id(inst)] = {k: tuple(v) for k, v in lines.items()}
-        return found
 
     def _locals(self, inst: Instance) -> dict:
         """An instance's locals by their values, each bounded by its type where that is 32 bits or less."""
@@ -413,7 +424,7 @@ class LivenessAnalyser:
             env = self._with_types(inst, env)
             locals_ = self._locals(inst)
             calls = self._results_for(variant)
-            parts = [interval(r, env, locals_, 0, calls) for r in inst.returns]
+            parts = [interval(r, env, locals_, 0, calls) for r, _ in inst.returns]
         finally:
             self._summarising.pop()
         found = None if any(p is None for p in parts) else (min(p[0] for p in parts), max(p[1] for p in parts))
@@ -421,6 +432,46 @@ class LivenessAnalyser:
             self._results[key] = found
         self._cut_short = self._cut_short or outer_cut
         return found
+
+    def _outcome_facts(self, expr: Expr, want: bool, locals_: dict, variant: str) -> tuple[list[Linear], int] | None:
+        """When ``expr`` (read as ``want``) says a function's result equals a constant (``status ==
+        continue``, with ``status = check(n, k)``), the relations on the function's parameters that hold on
+        every way it returns a value that can be that constant, over the arguments of the call; with the
+        line of the call. Only relations over parameters the function never writes are kept."""
+        if expr[0] == "unary" and expr[1] == "!":
+            return self._outcome_facts(expr[2], not want, locals_, variant)
+        if expr[0] != "binary" or expr[1] not in ("==", "!=") or (expr[1] == "==") != want:
+            return None
+        side, const = (expr[2], expr[3]) if expr[3][0] == "const" else (expr[3], expr[2])
+        if const[0] != "const" or side[0] != "local" or (value := locals_.get(side[1])) is None:
+            return None
+        if value[0] == "typed":
+            value = value[1]
+        if value[0] != "at" or value[2][0] != "call":
+            return None
+        line, (_, usr, args) = value[1], value[2]
+        callee = self._instance(usr, variant)
+        if callee is None or not callee.returns:
+            return None
+        env = self._with_types(callee, {})
+        inner = self._locals(callee)
+        common: set | None = None
+        for result, guards in callee.returns:
+            iv = interval(result, env, inner, 0, self._results_for(variant))
+            if iv is not None and not iv[0] <= const[1] <= iv[1]:
+                continue  # this return never gives the constant
+            here = {
+                (frozenset(form.items()), c)
+                for g in guards
+                for form, c in facts(g.expr, g.want, inner)
+                if all(kind == "param" and name not in callee.written for kind, name in form)
+            }
+            common = here if common is None else common & here
+        if not common:
+            return None
+        bindings = {p: linear(a, locals_) for p, a in zip(callee.params, args, strict=False)}
+        out = [f for form, c in sorted(common, key=repr) if (f := substitute((dict(form), c), bindings)) is not None]
+        return out, line
 
     def _instance(self, usr: str, variant: str) -> Instance | None:
         """The instantiated body of ``usr``: as this variant's TUs built it, else as the other

@@ -14,12 +14,14 @@ from miner.models import Expr
 Interval = tuple[int, int]
 CallValue = Callable[[str, tuple["Interval | None", ...]], "Interval | None"]
 """The values a function returns given its arguments' values (a summary of its ``return`` statements)."""
-Relate = Callable[["Expr", "str | None"], "Interval | None"]
+Relate = Callable[["Expr", "int | None"], "Interval | None"]
 """Bounds on a sum or difference from relations known where it is evaluated: at the point of use
-(``None``) or where the named local was assigned (``jb = std::min(n - j, nb)`` in a loop on ``j < n``)."""
+(``None``) or at the line a local was assigned (``jb = std::min(n - j, nb)`` in a loop on ``j < n``);
+a negative line stands for a value whose place is unknown (no relation applies)."""
+UNPLACED = -1
 _BOOL: Interval = (0, 1)
 _INT64: Interval = (-(2**63), 2**63 - 1)
-_MAX_DEPTH = 16
+_MAX_DEPTH = 40  # nesting of expressions and the values of the locals they read
 
 
 def _div(a: int, b: int) -> int | None:
@@ -88,11 +90,40 @@ def _arith(op: str, a: Interval, b: Interval) -> Interval | None:
     if op == "*":
         products = (al * bl, al * bh, ah * bl, ah * bh)
         return (min(products), max(products))
+    if op in ("/", "%") and (bl > 0 or bh < 0) and (al != ah or bl != bh):
+        return _divide(op, a, b)
     fn = _EXACT.get(op)
     if fn is None or al != ah or bl != bh:
         return None
     value = fn(al, bl)
     return None if value is None else (value, value)
+
+
+def _divide(op: str, a: Interval, b: Interval) -> Interval | None:
+    """``a / b`` or ``a % b`` for a divisor that is never zero (C truncates toward zero)."""
+    (al, ah), (bl, bh) = a, b
+    if op == "/":
+        corners = [_div(x, y) for x in (al, ah) for y in (bl, bh)]
+        return (min(corners), max(corners))  # type: ignore[type-var]
+    bound = max(abs(bl), abs(bh)) - 1  # |a % b| < |b|, with the sign of a
+    return (0 if al >= 0 else max(al, -bound), 0 if ah <= 0 else min(ah, bound))
+
+
+def _grown(base: Interval | None, updates: list[tuple[str, Interval | None]]) -> Interval | None:
+    """A local that starts in ``base`` and is only ever increased: ``+=`` a non-negative amount, ``*=`` at
+    least 1 or ``<<=`` from a non-negative start. It never falls below where it started."""
+    if base is None:
+        return None
+    for op, amount in updates:
+        if amount is None:
+            return None
+        if op == "+=" and amount[0] < 0:
+            return None
+        if op == "*=" and (amount[0] < 1 or base[0] < 0):
+            return None
+        if op == "<<=" and (amount[0] < 0 or base[0] < 0):
+            return None
+    return (base[0], _INT64[1])
 
 
 def interval(
@@ -103,14 +134,14 @@ def interval(
     calls: CallValue | None = None,
     memo: dict[str, Interval | None] | None = None,
     relate: Relate | None = None,
-    scope: str | None = None,
+    scope: int | None = None,
     same: frozenset[tuple[str, str]] = frozenset(),
 ) -> Interval | None:
     """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
     ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
     ``batch_count = 1`` alone. ``calls`` gives a called function's result from its arguments;
-    ``relate`` narrows sums and differences by relations between variables (``scope``: the local
-    whose value is being read, None at the point of use); ``same`` holds pairs of parameters known
+    ``relate`` narrows sums and differences by relations between variables (``scope``: the line where
+    the value being read was assigned, None at the point of use); ``same`` holds pairs of parameters known
     to be equal (``x != y`` is false in ``dot(x, x)``).
     Each local is evaluated once per expression (``memo``): locals given many values that read
     each other would otherwise be re-evaluated exponentially often."""
@@ -119,7 +150,7 @@ def interval(
     if memo is None:
         memo = {}
 
-    def sub(e: Expr, within: str | None = scope) -> Interval | None:
+    def sub(e: Expr, within: int | None = scope) -> Interval | None:
         return interval(e, env, locals_, depth + 1, calls, memo, relate, within, same)
 
     tag = expr[0]
@@ -133,8 +164,12 @@ def interval(
             return memo[name]
         memo[name] = None  # a local read while its own value is evaluated is unknown there
         init = (locals_ or {}).get(name)
-        value = memo[name] = None if init is None else sub(init, name)
+        value = memo[name] = None if init is None else sub(init, UNPLACED)
         return value
+    if tag == "at":
+        return sub(expr[2], expr[1])
+    if tag == "grow":
+        return _grown(sub(expr[1]), [(op, sub(amount, UNPLACED)) for op, amount in expr[2:]])
     if tag == "unary":
         inner = sub(expr[2])
         op = expr[1]
@@ -237,6 +272,11 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
         return set().union(*(params_of(e, locals_, depth + 1) for e in expr[1:]))
     if tag == "typed":
         return params_of(expr[1], locals_, depth + 1)
+    if tag == "at":
+        return params_of(expr[2], locals_, depth + 1)
+    if tag == "grow":
+        parts = [expr[1], *(amount for _, amount in expr[2:])]
+        return set().union(*(params_of(e, locals_, depth + 1) for e in parts))
     if tag == "call":
         return set().union(*(params_of(e, locals_, depth + 1) for e in expr[2]))
     return set()
@@ -272,6 +312,18 @@ def linear(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0
             return _scale(a, b[1]) if not b[0] else None
         return _add(a, b if expr[1] == "+" else _scale(b, -1))
     return None
+
+
+def substitute(fact: Linear, bindings: Mapping[str, Linear | None]) -> Linear | None:
+    """A form over a function's parameters rewritten over what a call passed for them (None where one of
+    them was not passed as a linear form)."""
+    out: Linear = ({}, fact[1])
+    for (kind, name), coeff in fact[0].items():
+        given = bindings.get(name) if kind == "param" else None
+        if given is None:
+            return None
+        out = _add(out, _scale(given, coeff))
+    return out
 
 
 def _scale(f: Linear, k: int) -> Linear:

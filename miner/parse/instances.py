@@ -159,7 +159,7 @@ class InstanceWalker:
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = ch
         returns_int = _is_integer(fn.result_type)
-        returns: list[Expr] = []
+        returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()
         calls: dict[tuple[str, int, tuple[Guard, ...]], InstanceCall] = {}
         decided: set[tuple[int, bool, bool]] = set()
@@ -169,6 +169,7 @@ class InstanceWalker:
         written: set[str] = set()
         locals_: dict[str, Expr] = {}
         assigned: dict[str, list[Expr]] = {}
+        updates: dict[str, list[tuple[str, Expr]]] = {}
         stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
         while stack:
             cur, guards = stack.pop()
@@ -185,7 +186,7 @@ class InstanceWalker:
             if kind in _REFS:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written)
             elif kind in _WRITE_KINDS:
-                self._note_write(cur, kind, written, assigned, writes)
+                self._note_write(cur, kind, written, assigned, updates, writes)
             elif kind == K.VAR_DECL:
                 _note_local(cur, self._expr, locals_, written)
                 _note_range(cur, ranges)
@@ -193,7 +194,7 @@ class InstanceWalker:
                     writes.add((cur.spelling, cur.extent.start.line))
             elif kind == K.RETURN_STMT and returns_int:
                 value = [ch for ch in cur.get_children() if ch.kind.is_expression()]
-                returns.append(self._expr(value[0], 0) if value else _UNKNOWN)
+                returns.append((self._expr(value[0], 0) if value else _UNKNOWN, guards))
             for ch in cur.get_children():
                 stack.append((ch, guards))
         inst = Instance(
@@ -203,7 +204,7 @@ class InstanceWalker:
             calls=tuple(sorted(calls.values(), key=_call_order)),
             decided=tuple(sorted(decided)),
             written=tuple(sorted(written)),
-            locals=_local_values(locals_, assigned, written),
+            locals=_local_values(locals_, assigned, updates, written),
             ranges=tuple((n, r[0], r[1]) for n, r in sorted(ranges.items()) if r is not None),
             returns=tuple(dict.fromkeys(returns)),
             writes=tuple(sorted(writes)),
@@ -216,18 +217,27 @@ class InstanceWalker:
         kind: ci.CursorKind,
         written: set[str],
         assigned: dict[str, list[Expr]],
+        updates: dict[str, list[tuple[str, Expr]]],
         writes: set[tuple[str, int]],
     ) -> None:
         """A parameter assigned, incremented or whose address is taken: a constant passed for
         it says nothing about its value at a later branch. A local given a new value by plain
-        ``=`` keeps each value it is given (``jb = std::min(n - j, nb)`` in a loop: at most ``nb``)."""
+        ``=`` keeps each value it is given, with the line it is given at (``jb = std::min(n - j, nb)``
+        in a loop: at most ``nb``); one that is only ever increased (``i += nb``, ``nb *= 2``, ``++k``)
+        keeps its updates (it never falls below its smallest assigned value)."""
         found = _write_target(cur, kind)
         if found is None:
             return
         op, ref, kids = found
-        writes.add((ref.spelling, -1 if op == "&" else cur.extent.start.line))  # -1: through a pointer, any time
-        if op == "=" and ref.kind == K.VAR_DECL and len(kids) == 2 and _is_integer(ref.type):
-            assigned.setdefault(ref.spelling, []).append(self._expr(kids[1], 0))
+        line = cur.extent.start.line
+        writes.add((ref.spelling, -1 if op == "&" else line))  # -1: through a pointer, any time
+        local = ref.kind == K.VAR_DECL and _is_integer(ref.type) and _unwrap(kids[0]).kind == K.DECL_REF_EXPR
+        if local and op == "=" and len(kids) == 2:
+            assigned.setdefault(ref.spelling, []).append(("at", line, self._expr(kids[1], 0)))
+        elif local and op in ("+=", "*=", "<<=") and len(kids) == 2:
+            updates.setdefault(ref.spelling, []).append((op, self._expr(kids[1], 0)))
+        elif local and op == "++":
+            updates.setdefault(ref.spelling, []).append(("+=", ("const", 1)))
         else:
             written.add(ref.spelling)
 
@@ -555,8 +565,9 @@ def _integer_range(t: ci.Type) -> tuple[int, int] | None:
 
 
 def _is_integer(t: ci.Type) -> bool:
+    """An integer, bool or enumeration type (``rocblas_status``, ``rocblas_fill``)."""
     try:
-        return t.get_canonical().kind in _SIGNED | _UNSIGNED | {T.BOOL}
+        return t.get_canonical().kind in _SIGNED | _UNSIGNED | {T.BOOL, T.ENUM}
     except ValueError:
         return False
 
@@ -591,7 +602,7 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
     if not name or not _is_integer(decl.type):
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
-    _set_local(name, expr(init[-1], 0) if init else _UNSET, locals_, written)
+    _set_local(name, ("at", decl.extent.start.line, expr(init[-1], 0)) if init else _UNSET, locals_, written)
 
 
 def _extend(guard: Guard, start: int, end: int) -> Guard:
@@ -739,21 +750,37 @@ def _has_goto(node: ci.Cursor) -> bool:
     return node.kind in (K.GOTO_STMT, K.INDIRECT_GOTO_STMT) or any(_has_goto(ch) for ch in node.get_children())
 
 
-def _local_values(locals_: dict[str, Expr], assigned: dict[str, list[Expr]], written: set[str]):
+def _local_values(
+    locals_: dict[str, Expr],
+    assigned: dict[str, list[Expr]],
+    updates: dict[str, list[tuple[str, Expr]]],
+    written: set[str],
+):
     """Each integer local that only ever takes the values of its initializer and of plain ``=``
-    assignments, as that value or as the hull of those values."""
+    assignments, as that value or as the hull of those values; one also increased in place, as
+    ``("grow", value, (op, amount)...)``."""
     out = []
     for name, init in sorted(locals_.items()):
-        values = [v for v in (init, *assigned.get(name, ())) if v != _UNSET]
+        values = [v for v in dict.fromkeys((init, *assigned.get(name, ()))) if v != _UNSET]
         if name in written or not values:
             continue
-        out.append((name, values[0] if len(values) == 1 else ("hull", *values)))
+        value = values[0] if len(values) == 1 else ("hull", *values)
+        if name in updates:
+            value = ("grow", value, *dict.fromkeys(updates[name]))
+        out.append((name, value))
     return tuple(out)
 
 
 def _set_local(name: str, value: Expr, locals_: dict, written: set[str]) -> None:
-    """Two declarations of one name (two loops, two branches) are one local only when they agree."""
-    if locals_.setdefault(name, value) != value:
+    """Two declarations of one name (two loops, two branches) are one local only when they agree; the same
+    initializer at two lines is the hull of both."""
+    old = locals_.setdefault(name, value)
+    if old == value:
+        return
+    inner = old[1:] if old[0] == "hull" else (old,)
+    if value[0] == "at" and all(v[0] == "at" and v[2] == value[2] for v in inner):
+        locals_[name] = ("hull", *inner, value)
+    else:
         written.add(name)
 
 

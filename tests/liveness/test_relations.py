@@ -374,3 +374,84 @@ def test_a_while_condition_holds_until_the_body_writes_its_variables(tmp_path, b
     live, dead = walk(tmp_path, WHILE_BLOCK.replace("BEFORE", before).replace("AFTER", after))
     assert "own_trsm" in live
     assert verdict("library_trsm", live, dead) == ("live" if library_can_run else "dead")
+
+
+ARG_CHECK = """
+enum status { success, invalid_size, proceed };
+void negative_path(int) {}
+void main_path(int) {}
+status check(int n, int k)
+{
+    if(SIZES)
+        return invalid_size;
+    if(!n)
+        return success;
+    return proceed;
+}
+int impl(int n, int k)
+{
+    status st = check(n, k);
+    MOVE
+    if(st != proceed)
+        return st;
+    if(n < 0) { negative_path(n); return 0; }
+    main_path(n);
+    return 0;
+}
+int api(int n, int k) { return impl(n, k); }
+"""
+
+
+@pytest.mark.parametrize(
+    ("sizes", "move", "negative_can_run"),
+    [("n < 0 || k < 0", "", False), ("k < 0", "", True), ("n < 0 || k < 0", "n -= k;", True)],
+    ids=["checked", "not-checked", "written-after-the-check"],
+)
+def test_an_argument_check_bounds_the_arguments_on_the_path_it_lets_through(tmp_path, sizes, move, negative_can_run):
+    live, dead = walk(tmp_path, ARG_CHECK.replace("SIZES", sizes).replace("MOVE", move))
+    assert "main_path" in live
+    assert verdict("negative_path", live, dead) == ("live" if negative_can_run else "dead")
+
+
+BLOCK_RECURSIVE = """
+void fast32(int) {}
+void fallback64(int) {}
+int gemm_64(long long m)
+{
+    if(m <= 2147483647) { fast32(0); return 0; }
+    fallback64(0);
+    return 0;
+}
+int recursive(SIZE n)
+{
+    int nb = 16, n_nb, rem;
+    SIZE i_start = 0;
+    n_nb = n / nb;
+    for(nb = 16, i_start = 16; i_start < n; i_start += nb, nb *= 2)
+    {
+        int stride = nb * 2;
+        n_nb = (n - i_start) / stride;
+        rem  = (n - i_start) % stride;
+        if(rem >= nb)
+        {
+            rem = 0;
+            n_nb += 1;
+        }
+        if(rem != 0)
+        {
+            long long i1 = i_start + (long long)n_nb * stride;
+            long long n1 = n - i1;
+            gemm_64(n1);
+        }
+    }
+    return 0;
+}
+int api(SIZE n) { if(n < 0) return 1; return recursive(n); }
+"""
+
+
+@pytest.mark.parametrize(("size", "fallback_can_run"), [("int", False), ("long long", True)])
+def test_a_block_recursion_over_a_32_bit_size_passes_32_bit_sizes(tmp_path, size, fallback_can_run):
+    live, dead = walk(tmp_path, BLOCK_RECURSIVE.replace("SIZE", size))
+    assert "fast32" in live
+    assert verdict("fallback64", live, dead) == ("live" if fallback_can_run else "dead")

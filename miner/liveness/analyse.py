@@ -211,6 +211,19 @@ def _aliases(call: InstanceCall, callee: Instance, same: Aliases) -> Aliases:
     )
 
 
+def _compared_params(expr: Expr) -> set[tuple[str, str]]:
+    """Pairs of parameters an expression compares for equality (``x != y``), each sorted."""
+    tag = expr[0]
+    if tag == "binary" and expr[1] in ("==", "!=") and expr[2][0] == expr[3][0] == "param":
+        a, b = expr[2][1], expr[3][1]
+        return {(min(a, b), max(a, b))} if a != b else set()
+    if tag in ("unary",):
+        return _compared_params(expr[2])
+    if tag == "binary":
+        return _compared_params(expr[2]) | _compared_params(expr[3])
+    return set()
+
+
 @dataclass
 class _EntryWalk:
     """The result of walking one entry's instantiated calls."""
@@ -235,6 +248,7 @@ class LivenessAnalyser:
         self._summarising: list[tuple] = []
         self._cut_short = False
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
+        self._compared_of: dict[int, Aliases] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -331,20 +345,46 @@ class LivenessAnalyser:
         calls = self._results_for(variant)
         file = self.g.nodes[node]["file"]
         found = []
+        memos: dict = {}
         for index, call in enumerate(inst.calls):
             callee = self.node_of(call.target, call.pattern, variant)
             if callee is None:
                 continue
             per_guard = self._facts(inst, index, locals_, variant)
-            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard, same)
+            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard, same, memos)
             target = self._instance(call.target, variant) if dead is None else None
             relate = self._relations(call, per_guard, vals, locs, calls)
             recipe = (
                 self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
             )
-            aliases = _aliases(call, target, same) if target else frozenset()
+            aliases = _aliases(call, target, same) & self._compared(target, variant) if target else frozenset()
             found.append((call, callee, path_conds, dead, target, recipe, aliases))
         self._expansions[key] = found
+        return found
+
+    def _compared(self, inst: Instance, variant: str) -> Aliases:
+        """The pairs of ``inst``'s parameters whose equality some guard in it or below it compares (``x != y``
+        in a dot launcher, through every function that passes both on): only those are carried, so that
+        equal arguments nobody compares do not split the argument contexts of a walk. A recursion sees the
+        pairs found so far."""
+        found = self._compared_of.get(id(inst))
+        if found is not None:
+            return found
+        self._compared_of[id(inst)] = frozenset()
+        pairs: set[tuple[str, str]] = set()
+        params = set(inst.params)
+        for call in inst.calls:
+            for guard in call.guards:
+                pairs |= {p for p in _compared_params(guard.expr) if p[0] in params and p[1] in params}
+            target = self._instance(call.target, variant)
+            if target is None:
+                continue
+            passed = dict(zip(target.params, call.args, strict=False))
+            for a, b in self._compared(target, variant):
+                x, y = passed.get(a), passed.get(b)
+                if x is not None and y is not None and x[0] == y[0] == "param" and x[1] != y[1]:
+                    pairs.add((min(x[1], y[1]), max(x[1], y[1])))
+        found = self._compared_of[id(inst)] = frozenset(pairs)
         return found
 
     def _facts(self, inst: Instance, index: int, locals_: dict, variant: str) -> list[list[Linear]]:
@@ -364,9 +404,10 @@ class LivenessAnalyser:
         if not known:
             return None
         usable: dict[int | None, list[Linear]] = {None: known}
+        memo: dict = {}
 
         def value(v: Expr) -> Interval | None:
-            return interval(v, values, locals_, 0, calls)
+            return interval(v, values, locals_, 0, calls, memo)
 
         def relate(expr: Expr, scope: int | None) -> Interval | None:
             found = usable.get(scope)
@@ -489,13 +530,20 @@ class LivenessAnalyser:
         calls,
         per_guard: list[list[Linear]],
         same: Aliases = frozenset(),
+        memos: dict | None = None,
     ):
         """(runtime conditions, None, values, locals) when the call can happen, else (_, (condition text,
         line, the parameters that decided it), _, _). Each guard is evaluated under what the guards before
-        it establish (``m >= 2`` after ``if (m < 2) return``); the values returned hold them all."""
+        it establish (``m >= 2`` after ``if (m < 2) return``); the values returned hold them all. ``memos``
+        keeps the locals' values per (values, locals) across the guards of one instance's calls."""
         conds: list[str] = []
+        memos = {} if memos is None else memos
         for guard, established in zip(call.guards, per_guard, strict=True):
-            holds = truthiness(interval(guard.expr, values, locals_, 0, calls, same=same))
+            key = (id(values), id(locals_))
+            if key not in memos:
+                memos[key] = (values, locals_, {})  # holding both keeps their ids from being reused
+            memo = memos[key][2]
+            holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
             if holds is not None and holds != guard.want:
                 fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
@@ -522,6 +570,7 @@ class LivenessAnalyser:
         branches on the way say about it (``n - j`` after ``!(j < n - nb)`` is at most ``nb``). As
         (parameter, ("inherit", caller parameter) or ("value", interval, origin)) pairs."""
         out = []
+        memo: dict = {}  # the locals' values, shared by the arguments of this call
         ranges = call.ranges or (None,) * len(call.args)
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
@@ -531,7 +580,7 @@ class LivenessAnalyser:
             if passed and (rng is None or _within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
-            iv = interval(arg, values, locals_, 0, calls, None, relate)
+            iv = interval(arg, values, locals_, 0, calls, memo, relate)
             if arg[0] not in ("const", "unknown") and relate is not None:
                 iv = meet(iv, relate(arg, None))
             if iv is not None and rng is not None:

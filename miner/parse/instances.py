@@ -361,7 +361,7 @@ class InstanceWalker:
             for child in stmt.get_children():
                 out += [_extend(g, child.extent.end.line + 1, end) for g in self._exits(child)]
             return out
-        if kind == K.IF_STMT and not _has_goto(stmt):
+        if kind == K.IF_STMT:
             split = self._split_if(stmt)
             if split is None or not split[3] or len(split[4]) != 2:
                 return []
@@ -371,11 +371,11 @@ class InstanceWalker:
                 return self._exits(then_branch if value else else_branch)
             then_exits = {(repr(g.expr), g.want): g for g in self._exits(then_branch)}
             both = []
-            for g in self._exits(else_branch):
+            for g in self._exits(else_branch) if then_exits else ():
                 twin = then_exits.get((repr(g.expr), g.want))
                 if twin is not None:
                     both.append(Guard(g.expr, g.want, g.text, g.line, twin.regions + g.regions))
-            return both
+            return both if not both or not _has_goto(stmt) else []  # a goto could leave either branch early
         return []
 
     def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:

@@ -260,7 +260,7 @@ def test_what_both_branches_loops_leave_behind_holds_after_the_if(tmp_path, othe
     assert verdict("general_kernel", live, dead) == ("live" if general_can_run else "dead")
 
 
-LOOP_BLOCK = """
+SMALL_TRSM = """
 void library_trsm(int) {}
 void own_trsm(int) {}
 int trsm(int m)
@@ -270,7 +270,11 @@ int trsm(int m)
     own_trsm(blk);
     return 0;
 }
-int api(int n)
+"""
+
+LOOP_BLOCK = (
+    SMALL_TRSM
+    + """int api(int n)
 {
     int jb;
     for(int k = 0; k < n; k += NB)
@@ -282,6 +286,7 @@ int api(int n)
     return 0;
 }
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -340,17 +345,9 @@ def test_a_pointer_moved_before_the_comparison_is_no_longer_the_same(tmp_path):
     assert verdict("dot_kernel", live, dead) == "live"
 
 
-WHILE_BLOCK = """
-void library_trsm(int) {}
-void own_trsm(int) {}
-int trsm(int m)
-{
-    int blk = std::min(m, 512);
-    if(blk == 0) { library_trsm(m); return 0; }
-    own_trsm(blk);
-    return 0;
-}
-int api(int n)
+WHILE_BLOCK = (
+    SMALL_TRSM
+    + """int api(int n)
 {
     int jb, j = 0;
     while(j < n - 64)
@@ -363,6 +360,7 @@ int api(int n)
     return 0;
 }
 """
+)
 
 
 @pytest.mark.parametrize(

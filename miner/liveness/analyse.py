@@ -154,8 +154,9 @@ Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]
 
 def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict, outcome: Outcome | None = None):
     """The relations each guard of ``call`` establishes, keeping only those over variables that nothing
-    writes in the code the guard covers (its regions), for a call in that code (so they still hold there);
-    what it says through a called function's result also needs them unwritten since that call."""
+    writes in the code the guard covers (its regions: they hold anywhere in it); what it says through a called
+    function's result also needs them unwritten since that call. Whether they hold at the call itself depends
+    on the call being in the regions (``_at``)."""
     written: dict[str, list[int]] = {}
     for name, line in caller.writes:
         written.setdefault(name, []).append(line)
@@ -167,9 +168,6 @@ def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict, outcome: O
     out: list[list[Linear]] = []
     for guard in call.guards:
         spans = list(guard.regions)
-        if not any(lo <= call.line <= hi for lo, hi in spans):
-            out.append([])  # past the first statement of a loop's body that writes the loop's variables
-            continue
         held = [fact for fact in facts(guard.expr, guard.want, locals_) if unwritten(fact, spans)]
         through = outcome(guard.expr, guard.want, locals_) if outcome is not None else None
         if through is not None:
@@ -209,6 +207,11 @@ def _aliases(call: InstanceCall, callee: Instance, same: Aliases) -> Aliases:
     return frozenset(
         (a, b) for names in groups.values() for i, a in enumerate(sorted(names)) for b in sorted(names)[i + 1 :]
     )
+
+
+def _at(line: int, guard) -> bool:
+    """Whether ``line`` is in the code ``guard`` covers (a negative line, a value of unknown place, never is)."""
+    return any(lo <= line <= hi for lo, hi in guard.regions)
 
 
 def _compared_params(expr: Expr) -> set[tuple[str, str]]:
@@ -351,7 +354,8 @@ class LivenessAnalyser:
             if callee is None:
                 continue
             per_guard = self._facts(inst, index, locals_, variant)
-            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, per_guard, same, memos)
+            at_call = [facts if _at(call.line, g) else [] for g, facts in zip(call.guards, per_guard, strict=True)]
+            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, at_call, same, memos)
             target = self._instance(call.target, variant) if dead is None else None
             relate = self._relations(call, per_guard, vals, locs, calls)
             recipe = (
@@ -397,13 +401,12 @@ class LivenessAnalyser:
 
     @staticmethod
     def _relations(call: InstanceCall, per_guard: list[list[Linear]], values: dict, locals_: dict, calls):
-        """Bounds from the relations the guards of ``call`` establish: at the call itself, and inside a value
-        assigned at a line the guard covers (the relation held there: ``jb = std::min(n - j, nb)`` in the body
-        of ``for (j = 0; j < n; j += nb)`` is at least 1)."""
-        known = [fact for established in per_guard for fact in established]
-        if not known:
+        """Bounds from the relations the guards of ``call`` establish: at the call itself (a guard whose code
+        holds the call), and inside a value assigned at a line a guard covers (the relation held there:
+        ``jb = std::min(n - j, nb)`` in the body of ``for (j = 0; j < n; j += nb)`` is at least 1)."""
+        if not any(per_guard):
             return None
-        usable: dict[int | None, list[Linear]] = {None: known}
+        usable: dict[int | None, list[Linear]] = {}
         memo: dict = {}
 
         def value(v: Expr) -> Interval | None:
@@ -412,10 +415,11 @@ class LivenessAnalyser:
         def relate(expr: Expr, scope: int | None) -> Interval | None:
             found = usable.get(scope)
             if found is None:
+                line = call.line if scope is None else scope
                 found = usable[scope] = [
                     fact
                     for guard, established in zip(call.guards, per_guard, strict=True)
-                    if any(lo <= scope <= hi for lo, hi in guard.regions)  # type: ignore[operator]
+                    if _at(line, guard)
                     for fact in established
                 ]
             return bound(expr, found, value, locals_) if found else None

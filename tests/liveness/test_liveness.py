@@ -8,10 +8,9 @@ from tests.bundle.test_ground_truth import kernel_names
 from tests.conftest import TINYBLAS, read_jsonl
 
 LIBRARIES = ["tinyblas", "tinysolver"]
-# Deciding these needs a relation inside an expression (``jb = min(NB, m - j) >= 1`` because the loop
-# runs while ``j < m``: facts bound whole arguments, not the operands of ``min``) or a summary of a
-# predicate over a pointed-to constant (``is_one(alpha)``): not analysed, so they stay live.
-NEEDS_RANGES = {"tinyblas_gemm_scale_kernel", "tinyblas_trsm_scale_kernel"}
+# Deciding this needs a summary of a predicate over a pointed-to constant (``is_one(alpha)`` with
+# ``alpha = &one``): not analysed, so it stays live.
+NEEDS_RANGES = {"tinyblas_trsm_scale_kernel"}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +49,7 @@ def test_kernels_that_cannot_run_are_dead_with_the_right_reason(entries, expecte
     assert not wrong
 
 
-@pytest.mark.xfail(strict=True, reason="relations inside min() and pointed-to constants are not analysed")
+@pytest.mark.xfail(strict=True, reason="predicates over pointed-to constants are not analysed")
 def test_kernels_decided_by_value_ranges_are_dead(entries, expected):
     got = {k["name"] for k in entries["tinysolver"]["tinysolver_sgetrf"]["kernels"] if not k["live"]}
     assert got >= NEEDS_RANGES

@@ -453,3 +453,31 @@ def test_a_block_recursion_over_a_32_bit_size_passes_32_bit_sizes(tmp_path, size
     live, dead = walk(tmp_path, BLOCK_RECURSIVE.replace("SIZE", size))
     assert "fast32" in live
     assert verdict("fallback64", live, dead) == ("live" if fallback_can_run else "dead")
+
+
+STATUS_LOOP = (
+    SMALL_TRSM
+    + """int api(int n)
+{
+    int status = 0;
+    for(int k = 0; k < n && status == 0; k += 64)
+    {
+        int jb = std::min(n - k LESS, 64);
+        if(n - k - jb > 0)
+            status = trsm(jb);
+        else
+            trsm(jb);
+    }
+    return status;
+}
+"""
+)
+
+
+@pytest.mark.parametrize(("less", "library_can_run"), [("", False), ("- 1", True)])
+def test_a_value_assigned_where_the_loop_condition_holds_keeps_it_after_the_body_writes(
+    tmp_path, less, library_can_run
+):
+    live, dead = walk(tmp_path, STATUS_LOOP.replace("LESS", less))
+    assert "own_trsm" in live
+    assert verdict("library_trsm", live, dead) == ("live" if library_can_run else "dead")

@@ -39,7 +39,7 @@ from miner.liveness.evaluate import (
     substitute,
     truthiness,
 )
-from miner.models import Expr, Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
+from miner.models import Expr, Guard, Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
@@ -152,14 +152,21 @@ Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]
 (``if (check(n, k) != continue) return`` leaves ``n >= 0`` and ``k >= 0``)."""
 
 
-def _guard_facts(call: InstanceCall, caller: Instance, locals_: dict, outcome: Outcome | None = None):
+def _written_lines(inst: Instance) -> dict[str, list[int]]:
+    """Each variable ``inst`` writes, with the lines it writes it at (-1: through a pointer, any time)."""
+    written: dict[str, list[int]] = {}
+    for name, line in inst.writes:
+        written.setdefault(name, []).append(line)
+    return written
+
+
+def _guard_facts(
+    call: InstanceCall, written: dict[str, list[int]], locals_: dict, outcome: Outcome | None = None
+) -> list[list[Linear]]:
     """The relations each guard of ``call`` establishes, keeping only those over variables that nothing
     writes in the code the guard covers (its regions: they hold anywhere in it); what it says through a called
     function's result also needs them unwritten since that call. Whether they hold at the call itself depends
     on the call being in the regions (``_at``)."""
-    written: dict[str, list[int]] = {}
-    for name, line in caller.writes:
-        written.setdefault(name, []).append(line)
 
     def unwritten(fact: Linear, spans: list[tuple[int, int]]) -> bool:
         lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
@@ -209,7 +216,7 @@ def _aliases(call: InstanceCall, callee: Instance, same: Aliases) -> Aliases:
     )
 
 
-def _at(line: int, guard) -> bool:
+def _at(line: int, guard: Guard) -> bool:
     """Whether ``line`` is in the code ``guard`` covers (a negative line, a value of unknown place, never is)."""
     return any(lo <= line <= hi for lo, hi in guard.regions)
 
@@ -220,7 +227,7 @@ def _compared_params(expr: Expr) -> set[tuple[str, str]]:
     if tag == "binary" and expr[1] in ("==", "!=") and expr[2][0] == expr[3][0] == "param":
         a, b = expr[2][1], expr[3][1]
         return {(min(a, b), max(a, b))} if a != b else set()
-    if tag in ("unary",):
+    if tag == "unary":
         return _compared_params(expr[2])
     if tag == "binary":
         return _compared_params(expr[2]) | _compared_params(expr[3])
@@ -252,6 +259,7 @@ class LivenessAnalyser:
         self._cut_short = False
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
         self._compared_of: dict[int, Aliases] = {}
+        self._written_of: dict[int, dict[str, list[int]]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -395,8 +403,11 @@ class LivenessAnalyser:
         key = (id(inst), index)
         found = self._facts_of.get(key)
         if found is None:
+            written = self._written_of.get(id(inst))
+            if written is None:
+                written = self._written_of[id(inst)] = _written_lines(inst)
             outcome = functools.partial(self._outcome_facts, variant=variant)
-            found = self._facts_of[key] = _guard_facts(inst.calls[index], inst, locals_, outcome)
+            found = self._facts_of[key] = _guard_facts(inst.calls[index], written, locals_, outcome)
         return found
 
     @staticmethod

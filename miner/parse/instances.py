@@ -29,9 +29,11 @@ import clang.cindex as ci
 
 from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
+from miner.parse.cursor_tree import raw, referenced_if, tree
 
 K = ci.CursorKind
 _CALLABLE = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE}
+_CALLABLE_IDS = frozenset(k.value for k in _CALLABLE)
 _REFS = {K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR}
 _PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 _UNKNOWN: Expr = ("unknown",)
@@ -74,7 +76,7 @@ def _bind_clang() -> ci.conf.lib:
 def evaluate_int(cursor: ci.Cursor) -> int | None:
     """The value clang's constant evaluator gives an expression, when it is an integer."""
     lib = _bind_clang()
-    result = lib.clang_Cursor_Evaluate(cursor)
+    result = lib.clang_Cursor_Evaluate(raw(cursor))
     if not result:
         return None
     try:
@@ -87,7 +89,7 @@ def evaluate_int(cursor: ci.Cursor) -> int | None:
 
 def _operator(cursor: ci.Cursor, what: str) -> str:
     lib = _bind_clang()
-    kind = getattr(lib, f"clang_getCursor{what}OperatorKind")(cursor)
+    kind = getattr(lib, f"clang_getCursor{what}OperatorKind")(raw(cursor))
     return getattr(lib, f"clang_get{what}OperatorKindSpelling")(kind)
 
 
@@ -100,6 +102,17 @@ def _unwrap(c: ci.Cursor) -> ci.Cursor:
     return c
 
 
+_HOST = ExecSpace.HOST.value
+
+
+@dataclass(frozen=True, slots=True)
+class _Callee:
+    pattern: str  # USR of the template it is a specialisation of ("" for a plain function)
+    host: bool  # runs on the host: its arguments can decide branches in its body
+    body: ci.Cursor | None  # a host definition in the checkout, to walk
+    bodiless: bool  # declared here, defined in another TU (or nowhere we can see)
+
+
 @dataclass
 class InstanceWalker:
     """Walks instantiated bodies. Per worker, each (USR, variant) is walked once; a later TU
@@ -108,8 +121,12 @@ class InstanceWalker:
 
     extractor: Extractor
     memo: dict[tuple[str, str], tuple[Instance, frozenset[str]]] = field(default_factory=dict)
+    _callees: dict[str, _Callee] = field(default_factory=dict)  # per TU: cursors belong to it
+    _splits: dict[int, tuple | None] = field(default_factory=dict)  # per body, by node id
+    _exit_memo: dict[int, list[Guard]] = field(default_factory=dict)  # per body, by node id
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
+        self._callees = {}
         out: dict[str, Instance] = {}
         complete: dict[str, bool] = {}
         work: list[ci.Cursor | str] = list(starts)  # a cursor to walk, or a USR known from the memo
@@ -157,7 +174,8 @@ class InstanceWalker:
                 params.append(ch.spelling)
                 _note_range(ch, ranges)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
-                body = ch
+                body = tree(ch)
+        self._splits, self._exit_memo = {}, {}
         returns_int = _is_integer(fn.result_type)
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()
@@ -242,8 +260,8 @@ class InstanceWalker:
             written.add(ref.spelling)
 
     def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets, written) -> None:
-        ref = cur.referenced
-        if ref is None or ref.kind not in _CALLABLE or ref.location.is_in_system_header:
+        ref = referenced_if(cur, _CALLABLE_IDS)
+        if ref is None or ref.location.is_in_system_header:
             return
         name = ref.spelling
         if not name or name.startswith("operator"):
@@ -251,35 +269,45 @@ class InstanceWalker:
         target = ref.get_usr()
         if not target:
             return
+        callee = self._callees.get(target)
+        if callee is None:
+            callee = self._callees[target] = self._callee(ref)
         line = cur.extent.start.line
         key = (target, line, guards)
         args: tuple[Expr, ...] = ()
         ranges: tuple[tuple[int, int] | None, ...] = ()
         if cur.kind == K.CALL_EXPR:
             arg_cursors = list(cur.get_children())[1 : 1 + _MAX_ARGS]
-            args = tuple(self._expr(a, 0) for a in arg_cursors)
             for a in arg_cursors:  # a table passed to a function may be written through it
                 if (u := _unwrap(a)).kind == K.DECL_REF_EXPR and u.referenced is not None and _is_array(u.type):
                     written.add(u.referenced.spelling)
-            ranges = tuple(_type_range(a) for a in arg_cursors)
+            if callee.host:  # a kernel's arguments decide nothing on the host
+                args = tuple(self._expr(a, 0) for a in arg_cursors)
+                ranges = tuple(_type_range(a) for a in arg_cursors)
         elif key in calls:
             return
-        tpl = _primary_template(ref)
-        calls[key] = InstanceCall(target, tpl.get_usr() if tpl is not None else "", line, guards, args, ranges)
+        calls[key] = InstanceCall(target, callee.pattern, line, guards, args, ranges)
         if target in seen_targets:
             return
         seen_targets.add(target)
+        if callee.bodiless:
+            bodiless.add(target)
+        elif callee.body is not None:
+            bodies.append(callee.body)
+
+    def _callee(self, ref: ci.Cursor) -> _Callee:
+        tpl = _primary_template(ref)
+        pattern = tpl.get_usr() if tpl is not None else ""
         if ref.kind == K.FUNCTION_TEMPLATE:
-            return  # a template named without arguments: nothing concrete to follow
+            return _Callee(pattern, False, None, False)  # a template named without arguments: nothing to follow
         definition = ref.get_definition()
         if definition is None:
-            bodiless.add(target)
-        elif (
-            (f := definition.location.file) is not None
-            and self.extractor.rel(f.name) is not None
-            and _exec_space(tpl if tpl is not None else definition) == ExecSpace.HOST.value
-        ):
-            bodies.append(definition)  # device code is not walked: it is live with its kernel
+            return _Callee(pattern, _exec_space(tpl if tpl is not None else ref) == _HOST, None, True)
+        host = _exec_space(tpl if tpl is not None else definition) == _HOST
+        f = definition.location.file
+        inside = f is not None and self.extractor.rel(f.name) is not None
+        # device code is not walked: it is live with its kernel
+        return _Callee(pattern, host, definition if host and inside else None, False)
 
     # ------------------------------------------------------------------ branches
 
@@ -304,6 +332,12 @@ class InstanceWalker:
         """(file bytes, condition text, constexpr, header children, branch children) of an ``if``;
         one a macro expands to (``if(pivot) LAUNCH(a) else LAUNCH(b)`` in a launch macro) is split by
         its children, its condition rendered from what clang resolved."""
+        key = id(cur)
+        if key not in self._splits:
+            self._splits[key] = self._split(cur)
+        return self._splits[key]
+
+    def _split(self, cur: ci.Cursor):
         f = cur.extent.start.file
         if f is None:
             return None
@@ -344,6 +378,12 @@ class InstanceWalker:
         """What holds when ``stmt`` completes normally, as guards whose regions run to its end: a ``while``
         loop's negated condition; what the loops of a block leave behind; what both branches of an if/else
         leave behind (``if (upper) { while (j < n - nb) ... } else { while (j < n - nb) ... }``)."""
+        key = id(stmt)
+        if key not in self._exit_memo:
+            self._exit_memo[key] = self._exits_of(stmt)
+        return self._exit_memo[key]
+
+    def _exits_of(self, stmt: ci.Cursor) -> list[Guard]:
         kind = stmt.kind
         if kind == K.WHILE_STMT:
             kids = list(stmt.get_children())
@@ -787,7 +827,7 @@ def _set_local(name: str, value: Expr, locals_: dict, written: set[str]) -> None
 def _names(expr: ci.Cursor, var: ci.Cursor) -> bool:
     """Whether ``expr`` is (a cast of) a reference to the variable ``var``."""
     expr = _unwrap(expr)
-    return expr.kind == K.DECL_REF_EXPR and expr.referenced is not None and expr.referenced == var
+    return expr.kind == K.DECL_REF_EXPR and expr.referenced is not None and expr.referenced == raw(var)
 
 
 def _always_exits(stmt: ci.Cursor) -> bool:

@@ -21,14 +21,12 @@ from miner.bundle.regions import SourceReader
 from miner.bundle.write import write_jsonl_atomic
 from miner.errors import NotACheckoutError, OutputError
 from miner.graph.build import build_graph
-from miner.liveness.analyse import LivenessAnalyser, index_instances
-from miner.liveness.build import BuildDeadFinder, index_inactive
-from miner.liveness.cache import VerdictCache, entry_key
+from miner.liveness.cache import VerdictCache
+from miner.liveness.run import entry_verdicts
 from miner.models import (
     Bundle,
     EntryPoint,
     ExecSpace,
-    Instance,
     LivenessRecord,
     NodeVerdict,
     NotReached,
@@ -143,42 +141,10 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
     liveness = {}
     if opts.liveness:
         verdicts = VerdictCache(cache_dir / "liveness", inputs, load=opts.reuse_verdicts)
-        liveness = _liveness(g, parsed, aside, rules, reader, traversals, selected, verdicts, progress)
+        liveness = entry_verdicts(
+            g, parsed, aside, rules, reader.data, traversals, selected, verdicts, opts.jobs, progress
+        )
     return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness, reader)
-
-
-def _liveness(
-    g: nx.DiGraph,
-    parsed: list[ParsedTU],
-    aside: dict[str, Callable[[], tuple[Instance, ...]]],
-    rules: RuleSet,
-    reader: SourceReader,
-    traversals: dict[str, Traversal],
-    selected: list[EntryPoint],
-    cache: VerdictCache,
-    progress: Progress,
-) -> dict[str, dict[str, NodeVerdict]]:
-    """Each selected entry's verdicts: from the verdict cache, else analysed (and stored); the instances the
-    parse cache keeps aside are read only when some entry's verdicts are not cached."""
-    out: dict[str, dict[str, NodeVerdict]] = {}
-    analyser: LivenessAnalyser | None = None
-    try:
-        for i, e in enumerate(selected, 1):
-            key = entry_key(e.name, e.variant, traversals[e.name])
-            found = cache.get(key)
-            if found is None:
-                if analyser is None:
-                    keep = lambda n: rules.verdict(n, g.nodes[n]).action == "follow"  # noqa: E731
-                    build = BuildDeadFinder(g, index_inactive(parsed), reader.data, keep=keep)
-                    complete = [replace(tu, instances=aside[tu.path]()) if tu.path in aside else tu for tu in parsed]
-                    analyser = LivenessAnalyser(g, index_instances(complete), build)
-                found = analyser.verdicts(traversals[e.name], e.variant)
-                cache.put(key, found)
-            out[e.name] = found
-            progress("liveness", i, len(selected))
-    finally:
-        cache.flush()
-    return out
 
 
 def _parse_library(

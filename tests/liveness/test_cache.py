@@ -12,8 +12,9 @@ from miner.pipeline import Analysis, MineOptions, analyse, open_checkout
 from tests.conftest import TINYBLAS
 
 
-def _analyse(path, cache_dir, **kw) -> Analysis:
-    opts = MineOptions(path=path, out=path / "unused", jobs=2, cache_dir=cache_dir, **kw)
+def _analyse(path, cache_dir, jobs: int = 1, **kw) -> Analysis:
+    """Analysed in this process (``jobs=1``), where ``counted`` sees each entry."""
+    opts = MineOptions(path=path, out=path / "unused", jobs=jobs, cache_dir=cache_dir, **kw)
     with open_checkout(path, None) as checkout:
         return analyse(opts, checkout)
 
@@ -58,3 +59,12 @@ def test_a_changed_source_file_means_fresh_verdicts(tinyblas, cache_dir, counted
     changed = _analyse(copy, cache_dir)
     assert len(counted) == len(changed.entries)
     assert changed.liveness == tinyblas[0].liveness
+
+
+def test_entries_analysed_in_forked_processes_get_the_verdicts_of_one_process(tinyblas, cache_dir):
+    first, _ = tinyblas  # mined with two jobs: its entries were analysed in forked processes
+    assert len(first.entries) > 2 * 16
+    alone = _analyse(TINYBLAS, cache_dir, jobs=1, reuse_verdicts=False)
+    assert alone.liveness == first.liveness
+    again = _analyse(TINYBLAS, cache_dir, jobs=2, reuse_verdicts=False)
+    assert list(again.liveness) == list(alone.liveness)  # entries in the order they were selected

@@ -6,7 +6,10 @@ Each phase runs in a fresh process, which reports its wall time and peak RSS (it
 children's). Prints a table and, with --markdown, the rows for BENCHMARKS.md.
 
     python tools/bench_mine.py PATH [--library L] [--with LIB=PATH] [--jobs N] [--skip-clang-floor]
-                               [--liveness-overhead]
+                               [--liveness-overhead] [--warm-runs N]
+
+A warm mine takes seconds, and on a shared VM two of them can differ by a third: the warm phases
+run --warm-runs times each (default 3), interleaved, and report the median (the spread is printed).
 """
 
 from __future__ import annotations
@@ -123,6 +126,7 @@ def main() -> int:
     ap.add_argument("--liveness-overhead", action="store_true", help="also mine cold and warm with --no-liveness")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--keep", type=Path, help="keep the cold and warm outputs here")
+    ap.add_argument("--warm-runs", type=int, default=3, help="runs of each warm phase; the median is reported")
     args = ap.parse_args()
     others = {k: Path(v).resolve() for k, v in (w.split("=", 1) for w in args.with_)}
     path = args.path.resolve()
@@ -149,7 +153,15 @@ def main() -> int:
             if not (p == "libclang" and args.skip_clang_floor)
             and not (p.endswith("no-liveness") and not args.liveness_overhead)
         ]
-        results = {p: run_phase(args, p, scratch) for p in phases}
+        warm = [p for p in phases if p.startswith("warm")]
+        results = {p: run_phase(args, p, scratch) for p in phases if p not in warm}
+        runs: dict[str, list[dict]] = {p: [] for p in warm}
+        for _ in range(max(1, args.warm_runs)):
+            for p in warm:
+                runs[p].append(run_phase(args, p, scratch))
+        for p in warm:
+            ordered = sorted(runs[p], key=lambda r: r["wall"])
+            results[p] = ordered[len(ordered) // 2] | {"walls": [r["wall"] for r in runs[p]]}
     finally:
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
@@ -161,6 +173,7 @@ def main() -> int:
     mb = sum(f.stat().st_size for f in files) / 1e6
     n_tus = len(tus)
     rows = []
+    phases = [p for p in PHASES if p in results]
     for name in phases:
         r = results[name]
         ratio_ts = r["wall"] / results["tree-sitter"]["wall"]
@@ -174,6 +187,9 @@ def main() -> int:
         print(f"{r[0]:<12}{r[1]:>9.2f}{r[2]:>9.2f}{r[3]:>9.2f}{r[4]:>9.0f}{r[5]:>9.1f}{r[6]:>9.2f}")
     print("mine:", {k: results["cold"][k] for k in ("tus", "bundles", "kernels")},
           "warm cache hits:", results["warm"]["cache_hits"])  # fmt: skip
+    for name in phases:
+        if "walls" in results[name]:
+            print(f"{name}: median of {', '.join(f'{w:.2f}' for w in results[name]['walls'])} s")
     if args.markdown:
         print("\n| phase | wall s | TUs/s | MB/s | peak RSS MB | × tree-sitter | × bare libclang |")
         print("|---|---|---|---|---|---|---|")

@@ -145,101 +145,112 @@ def interval(
     to be equal (``x != y`` is false in ``dot(x, x)``).
     Each local is evaluated once per expression (``memo``): locals given many values that read
     each other would otherwise be re-evaluated exponentially often."""
-    if depth > _MAX_DEPTH:
-        return None
-    if memo is None:
-        memo = {}
+    return _Interval(env, locals_ or {}, calls, {} if memo is None else memo, relate, same).value(expr, depth, scope)
 
-    def sub(e: Expr, within: int | None = scope) -> Interval | None:
-        return interval(e, env, locals_, depth + 1, calls, memo, relate, within, same)
 
-    tag = expr[0]
-    if tag == "const":
-        return (expr[1], expr[1])
-    if tag == "param":
-        return env.get(expr[1])
-    if tag == "local":
-        name = expr[1]
-        if name in memo:
-            return memo[name]
-        memo[name] = None  # a local read while its own value is evaluated is unknown there
-        init = (locals_ or {}).get(name)
-        value = memo[name] = None if init is None else sub(init, UNPLACED)
-        return value
-    if tag == "at":
-        return sub(expr[2], expr[1])
-    if tag == "grow":
-        return _grown(sub(expr[1]), [(op, sub(amount, UNPLACED)) for op, amount in expr[2:]])
-    if tag == "unary":
-        inner = sub(expr[2])
-        op = expr[1]
-        if op == "!":
-            t = truthiness(inner)
-            return None if inner is None else _flag(None if t is None else not t)
-        if inner is None:
+class _Interval:
+    """One evaluation's fixed inputs, so that the recursion passes only the expression, depth and scope."""
+
+    __slots__ = ("env", "locals_", "calls", "memo", "relate", "same")
+
+    def __init__(self, env, locals_, calls, memo, relate, same) -> None:
+        self.env, self.locals_, self.calls, self.memo, self.relate, self.same = env, locals_, calls, memo, relate, same
+
+    def value(self, expr: Expr, depth: int, scope: int | None) -> Interval | None:
+        if depth > _MAX_DEPTH:
             return None
-        if op == "-":
-            return (-inner[1], -inner[0])
-        if op == "+":
-            return inner
-        if op == "~" and inner[0] == inner[1]:
-            return (~inner[0], ~inner[0])
+        d = depth + 1
+        tag = expr[0]
+        if tag == "const":
+            return (expr[1], expr[1])
+        if tag == "param":
+            return self.env.get(expr[1])
+        if tag == "local":
+            name = expr[1]
+            if name in self.memo:
+                return self.memo[name]
+            self.memo[name] = None  # a local read while its own value is evaluated is unknown there
+            init = self.locals_.get(name)
+            value = self.memo[name] = None if init is None else self.value(init, d, UNPLACED)
+            return value
+        if tag == "at":
+            return self.value(expr[2], d, expr[1])
+        if tag == "grow":
+            return _grown(
+                self.value(expr[1], d, scope), [(op, self.value(amount, d, UNPLACED)) for op, amount in expr[2:]]
+            )
+        if tag == "unary":
+            inner = self.value(expr[2], d, scope)
+            op = expr[1]
+            if op == "!":
+                t = truthiness(inner)
+                return None if inner is None else _flag(None if t is None else not t)
+            if inner is None:
+                return None
+            if op == "-":
+                return (-inner[1], -inner[0])
+            if op == "+":
+                return inner
+            if op == "~" and inner[0] == inner[1]:
+                return (~inner[0], ~inner[0])
+            return None
+        if tag == "binary":
+            op = expr[1]
+            if op in ("==", "!=") and _equal(expr[2], expr[3], self.same):
+                return _flag(op == "==")
+            left = self.value(expr[2], d, scope)
+            right = self.value(expr[3], d, scope)
+            if op in ("&&", "||"):
+                tl, tr = truthiness(left), truthiness(right)
+                short = op == "||"  # the value that decides the whole
+                if short in (tl, tr):
+                    return _flag(short)
+                if tl is not None and tr is not None:
+                    return _flag(not short)
+                return _BOOL if left is not None or right is not None else None
+            if op in ("<", "<=", ">", ">=", "==", "!="):
+                return None if left is None or right is None else _compare(op, left, right)
+            value = None if left is None or right is None else _arith(op, left, right)
+            if self.relate is not None and op in ("+", "-"):
+                value = meet(value, self.relate(expr, scope))
+            return value
+        if tag in ("min", "max"):
+            left = self.value(expr[1], d, scope)
+            right = self.value(expr[2], d, scope)
+            if left is None and right is None:
+                return None
+            # one known side still bounds the result: std::min(n - j, nb) is at most nb, whatever n - j is
+            left, right = left or _INT64, right or _INT64
+            pick = min if tag == "min" else max
+            return (pick(left[0], right[0]), pick(left[1], right[1]))
+        if tag == "hull":  # a local that takes one of several values
+            parts = [self.value(e, d, scope) for e in expr[1:]]
+            if any(p is None for p in parts):
+                return None
+            return (min(p[0] for p in parts), max(p[1] for p in parts))
+        if tag == "range":
+            return (expr[1], expr[2])
+        if tag == "typed":  # a variable of a narrow integer type: its value, else its type's range
+            inner = self.value(expr[1], d, scope)
+            lo, hi = expr[2], expr[3]
+            return (
+                (lo, hi) if inner is None or inner[1] < lo or hi < inner[0] else (max(inner[0], lo), min(inner[1], hi))
+            )
+        if tag == "select":
+            picked = truthiness(self.value(expr[1], d, scope))
+            if picked is not None:
+                return self.value(expr[2] if picked else expr[3], d, scope)
+            a, b = self.value(expr[2], d, scope), self.value(expr[3], d, scope)
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        if tag == "call":
+            return None if self.calls is None else self.calls(expr[1], tuple(self.value(a, d, scope) for a in expr[2]))
+        if tag == "between":  # a counted loop's variable: from its first value to its last
+            first = self.value(expr[1], d, scope)
+            last = self.value(expr[2], d, scope)
+            if first is None or last is None or first[0] > last[1]:
+                return None  # unknown, or a loop that never runs: nothing to say about its body
+            return (first[0], last[1])
         return None
-    if tag == "binary":
-        op = expr[1]
-        if op in ("==", "!=") and _equal(expr[2], expr[3], same):
-            return _flag(op == "==")
-        left = sub(expr[2])
-        right = sub(expr[3])
-        if op in ("&&", "||"):
-            tl, tr = truthiness(left), truthiness(right)
-            short = op == "||"  # the value that decides the whole
-            if short in (tl, tr):
-                return _flag(short)
-            if tl is not None and tr is not None:
-                return _flag(not short)
-            return _BOOL if left is not None or right is not None else None
-        if op in ("<", "<=", ">", ">=", "==", "!="):
-            return None if left is None or right is None else _compare(op, left, right)
-        value = None if left is None or right is None else _arith(op, left, right)
-        if relate is not None and op in ("+", "-"):
-            value = meet(value, relate(expr, scope))
-        return value
-    if tag in ("min", "max"):
-        left = sub(expr[1])
-        right = sub(expr[2])
-        if left is None and right is None:
-            return None
-        # one known side still bounds the result: std::min(n - j, nb) is at most nb, whatever n - j is
-        left, right = left or _INT64, right or _INT64
-        pick = min if tag == "min" else max
-        return (pick(left[0], right[0]), pick(left[1], right[1]))
-    if tag == "hull":  # a local that takes one of several values
-        parts = [sub(e) for e in expr[1:]]
-        if any(p is None for p in parts):
-            return None
-        return (min(p[0] for p in parts), max(p[1] for p in parts))
-    if tag == "range":
-        return (expr[1], expr[2])
-    if tag == "typed":  # a variable of a narrow integer type: its value, else its type's range
-        inner = sub(expr[1])
-        lo, hi = expr[2], expr[3]
-        return (lo, hi) if inner is None or inner[1] < lo or hi < inner[0] else (max(inner[0], lo), min(inner[1], hi))
-    if tag == "select":
-        picked = truthiness(sub(expr[1]))
-        if picked is not None:
-            return sub(expr[2] if picked else expr[3])
-        a, b = sub(expr[2]), sub(expr[3])
-        return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-    if tag == "call":
-        return None if calls is None else calls(expr[1], tuple(sub(a) for a in expr[2]))
-    if tag == "between":  # a counted loop's variable: from its first value to its last
-        first = sub(expr[1])
-        last = sub(expr[2])
-        if first is None or last is None or first[0] > last[1]:
-            return None  # unknown, or a loop that never runs: nothing to say about its body
-        return (first[0], last[1])
-    return None
 
 
 def _equal(a: Expr, b: Expr, same: frozenset[tuple[str, str]]) -> bool:

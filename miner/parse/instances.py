@@ -282,7 +282,7 @@ class InstanceWalker:
                 if (u := _unwrap(a)).kind == K.DECL_REF_EXPR and u.referenced is not None and _is_array(u.type):
                     written.add(u.referenced.spelling)
             if callee.host:  # a kernel's arguments decide nothing on the host
-                args = tuple(self._expr(a, 0) for a in arg_cursors)
+                args = tuple(self._argument(a, ref, i) for i, a in enumerate(arg_cursors))
                 ranges = tuple(_type_range(a) for a in arg_cursors)
         elif key in calls:
             return
@@ -294,6 +294,17 @@ class InstanceWalker:
             bodiless.add(target)
         elif callee.body is not None:
             bodies.append(callee.body)
+
+    def _argument(self, arg: ci.Cursor, callee: ci.Cursor, index: int) -> Expr:
+        """An argument as an expression; one the call leaves out (clang shows it as an empty, unplaced
+        expression) is the callee's default (``I* permut_idx = nullptr``)."""
+        value = self._expr(arg, 0)
+        if value != _UNKNOWN or arg.kind != K.UNEXPOSED_EXPR or arg.extent.start.file is not None:
+            return value
+        if next(arg.get_children(), None) is not None:
+            return value
+        default = _default_argument(callee, index)
+        return value if default is None else self._expr(default, 0)
 
     def _callee(self, ref: ci.Cursor) -> _Callee:
         tpl = _primary_template(ref)
@@ -550,6 +561,8 @@ class InstanceWalker:
         if kind in _CASTS and _is_integer(c.type):  # (int64_t)lda: the value, whatever its width
             inner = next(reversed(list(c.get_children())), None)
             return _UNKNOWN if inner is None else self._expr(inner, depth + 1)
+        if kind == K.CXX_NULL_PTR_LITERAL_EXPR or (kind in _CASTS and _is_null(c)):
+            return ("const", 0)
         if kind == K.DECL_REF_EXPR:
             ref = c.referenced
             if ref is None or ref.kind not in _VARIABLES:
@@ -602,6 +615,21 @@ def _integer_range(t: ci.Type) -> tuple[int, int] | None:
     if kind in _UNSIGNED and 0 < size <= 4:
         return (0, (1 << (8 * size)) - 1)
     return None
+
+
+def _is_null(cast: ci.Cursor) -> bool:
+    """``(I*)nullptr``: a pointer cast of the null pointer literal."""
+    inner = next(reversed(list(cast.get_children())), None)
+    return inner is not None and _unwrap(inner).kind == K.CXX_NULL_PTR_LITERAL_EXPR
+
+
+def _default_argument(fn: ci.Cursor, index: int) -> ci.Cursor | None:
+    """The default value of ``fn``'s parameter ``index``, as written on the declaration."""
+    params = list(fn.get_arguments())
+    if index >= len(params):
+        return None
+    values = [ch for ch in params[index].get_children() if ch.kind.is_expression()]
+    return values[-1] if values else None
 
 
 def _is_integer(t: ci.Type) -> bool:

@@ -70,7 +70,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, required=True, help="the cache of an earlier mine (this run is warm)")
     ap.add_argument("--truth", type=Path)
-    ap.add_argument("--misses", action="store_true", help="list the can-not-run kernels still marked live, per entry")
+    ap.add_argument("--misses", action="store_true",
+                    help="list the can-not-run kernels still marked live, and any can-run kernel not live, per entry")  # fmt: skip
     args = ap.parse_args()
     from miner.bundle.build import BundleBuilder
     from miner.bundle.regions import SourceReader
@@ -124,6 +125,8 @@ def main() -> int:
                 still = (ours.get(e, set()) - set(t["kernels"]) - set(t.get("unverified", ()))) & walked.get(e, set())
                 for kernel in sorted(still):
                     print(f"  live but cannot run: {e}: {kernel}")
+                for kernel in sorted(set(t["kernels"]) - ours.get(e, set())):
+                    print(f"  can run but not live: {e}: {kernel}")
         print(f"kernels that can run but are not returned live: {missed}; "
               f"can-not-run kernels the name walk returns that we mark dead: {caught}/{cannot}")  # fmt: skip
     return 0

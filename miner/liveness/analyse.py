@@ -30,7 +30,6 @@ from miner.liveness.evaluate import (
     Interval,
     Linear,
     Relate,
-    Use,
     bound,
     facts,
     interval,
@@ -151,25 +150,6 @@ def _narrow(values: dict, locals_: dict, known: list[Linear]) -> tuple[dict, dic
 Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]
 """What a guard on a function's result says about the arguments it was called with, and the line of that call
 (``if (check(n, k) != continue) return`` leaves ``n >= 0`` and ``k >= 0``)."""
-
-
-def _use(line: int, guards: tuple[Guard, ...]) -> Use:
-    """Where a value is read: its line and the branches the reading code is under."""
-    return line, frozenset((g.line, g.want, g.text) for g in guards)
-
-
-def _assigned_in_branches(locals_: dict, memos: dict) -> bool:
-    """Whether some local takes its values from assignments in branches (``defs``)."""
-    key = ("defs", id(locals_))
-    if key not in memos:
-        memos[key] = (locals_, any(_is_defs(v) for v in locals_.values()))  # held: its id stays its own
-    return memos[key][1]
-
-
-def _is_defs(value: Expr) -> bool:
-    while value[0] in ("typed", "grow"):
-        value = value[1]
-    return value[0] == "defs"
 
 
 def _written_lines(inst: Instance) -> dict[str, list[int]]:
@@ -573,14 +553,12 @@ class LivenessAnalyser:
         keeps the locals' values per (values, locals) across the guards of one instance's calls."""
         conds: list[str] = []
         memos = {} if memos is None else memos
-        for i, (guard, established) in enumerate(zip(call.guards, per_guard, strict=True)):
-            # a local assigned in branches has a value per place it is read: the memo is per place then
-            use = _use(guard.line, call.guards[:i]) if _assigned_in_branches(locals_, memos) else None
-            key = (id(values), id(locals_), use)
+        for guard, established in zip(call.guards, per_guard, strict=True):
+            key = (id(values), id(locals_))
             if key not in memos:
                 memos[key] = (values, locals_, {})  # holding both keeps their ids from being reused
             memo = memos[key][2]
-            holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same, use=use))
+            holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
             if holds is not None and holds != guard.want:
                 fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
@@ -608,7 +586,6 @@ class LivenessAnalyser:
         (parameter, ("inherit", caller parameter) or ("value", interval, origin)) pairs."""
         out = []
         memo: dict = {}  # the locals' values, shared by the arguments of this call
-        use = _use(call.line, call.guards)
         ranges = call.ranges or (None,) * len(call.args)
         for param, arg, rng in zip(callee.params, call.args, ranges, strict=False):
             if param in callee.written:
@@ -618,7 +595,7 @@ class LivenessAnalyser:
             if passed and (rng is None or _within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
-            iv = interval(arg, values, locals_, 0, calls, memo, relate, use=use)
+            iv = interval(arg, values, locals_, 0, calls, memo, relate)
             if arg[0] not in ("const", "unknown") and relate is not None:
                 iv = meet(iv, relate(arg, None))
             if iv is not None and rng is not None:

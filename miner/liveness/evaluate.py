@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from miner.models import Expr
 
 Interval = tuple[int, int]
-Use = tuple[int, frozenset]  # where a value is read: line, and (line, want, text) of each branch it is under
 CallValue = Callable[[str, tuple["Interval | None", ...]], "Interval | None"]
 """The values a function returns given its arguments' values (a summary of its ``return`` statements)."""
 Relate = Callable[["Expr", "int | None"], "Interval | None"]
@@ -137,7 +136,6 @@ def interval(
     relate: Relate | None = None,
     scope: int | None = None,
     same: frozenset[tuple[str, str]] = frozenset(),
-    use: Use | None = None,
 ) -> Interval | None:
     """The values ``expr`` can take given ``env`` (parameter -> interval); None when unknown.
     ``&&`` and ``||`` short-circuit as in C: ``batch_count > 1 && handle->x`` is decided by
@@ -146,21 +144,17 @@ def interval(
     the value being read was assigned, None at the point of use); ``same`` holds pairs of parameters known
     to be equal (``x != y`` is false in ``dot(x, x)``).
     Each local is evaluated once per expression (``memo``): locals given many values that read
-    each other would otherwise be re-evaluated exponentially often; a memo holds values for one ``use``.
-    ``use`` is where the value is read: (line, the branches the reading code is under), which picks the
-    assignments of a local that reach it (``defs``)."""
-    ev = _Interval(env, locals_ or {}, calls, {} if memo is None else memo, relate, same, use)
-    return ev.value(expr, depth, scope)
+    each other would otherwise be re-evaluated exponentially often."""
+    return _Interval(env, locals_ or {}, calls, {} if memo is None else memo, relate, same).value(expr, depth, scope)
 
 
 class _Interval:
     """One evaluation's fixed inputs, so that the recursion passes only the expression, depth and scope."""
 
-    __slots__ = ("env", "locals_", "calls", "memo", "relate", "same", "use")
+    __slots__ = ("env", "locals_", "calls", "memo", "relate", "same")
 
-    def __init__(self, env, locals_, calls, memo, relate, same, use) -> None:
+    def __init__(self, env, locals_, calls, memo, relate, same) -> None:
         self.env, self.locals_, self.calls, self.memo, self.relate, self.same = env, locals_, calls, memo, relate, same
-        self.use = use
 
     def value(self, expr: Expr, depth: int, scope: int | None) -> Interval | None:
         if depth > _MAX_DEPTH:
@@ -181,8 +175,6 @@ class _Interval:
             return value
         if tag == "at":
             return self.value(expr[2], d, expr[1])
-        if tag == "defs":
-            return self._defs(expr[1], expr[2], d, scope)
         if tag == "grow":
             return _grown(
                 self.value(expr[1], d, scope), [(op, self.value(amount, d, UNPLACED)) for op, amount in expr[2:]]
@@ -260,47 +252,6 @@ class _Interval:
             return (first[0], last[1])
         return None
 
-    def _defs(self, defs: tuple, loops: tuple, d: int, scope: int | None) -> Interval | None:
-        """A local's value where it is read: the hull of the assignments that can reach there. One a branch
-        rules out never runs. One that surely runs before the read (under branches that hold, or under those
-        the reading code is itself under) hides every assignment before it, and those after the read unless
-        they come round a loop that holds the read but not it."""
-        kept = []
-        for line, when, value in defs:
-            holds = self._when(when, d, line)
-            if holds is not False:
-                kept.append((line, holds, when, value))
-        if not kept:
-            return None
-        if self.use is not None:
-            at, enclosing = self.use
-            sure = [k[0] for k in kept if k[0] < at and (k[1] is True or all(w[:3] in enclosing for w in k[2]))]
-            if sure:
-                last = max(sure)
-                around = [(lo, hi) for lo, hi in loops if lo <= at <= hi and not lo <= last <= hi]
-                kept = [
-                    k for k in kept if last <= k[0] <= at or (k[0] > at and any(lo <= k[0] <= hi for lo, hi in around))
-                ]
-        parts = [self.value(k[3], d, scope) for k in kept]
-        if any(p is None for p in parts):
-            return None
-        return (min(p[0] for p in parts), max(p[1] for p in parts))
-
-    def _when(self, when: tuple, d: int, line: int) -> bool | None:
-        """Whether the branches an assignment is under hold (each (line, want, text, condition)), read
-        where the assignment is, without choosing among assignments (that needs the branches of its own)."""
-        if not when:
-            return True
-        plain = _Interval(self.env, self.locals_, self.calls, {}, None, self.same, None)
-        known = True
-        for _, want, _, cond in when:
-            holds = truthiness(plain.value(cond, d, line))
-            if holds is None:
-                known = False
-            elif holds != want:
-                return False
-        return True if known else None
-
 
 def _equal(a: Expr, b: Expr, same: frozenset[tuple[str, str]]) -> bool:
     if a[0] != "param" or b[0] != "param":
@@ -339,9 +290,6 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
         return set().union(*(params_of(e, locals_, depth + 1) for e in parts))
     if tag == "call":
         return set().union(*(params_of(e, locals_, depth + 1) for e in expr[2]))
-    if tag == "defs":
-        parts = [e for _, when, value in expr[1] for e in (value, *(w[3] for w in when))]  # expr[2]: loops
-        return set().union(*(params_of(e, locals_, depth + 1) for e in parts))
     return set()
 
 

@@ -46,7 +46,6 @@ _CASTS = {K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_
 T = ci.TypeKind
 _SIGNED = {T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG}
 _UNSIGNED = {T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG}
-_LOOPS = {K.FOR_STMT, K.WHILE_STMT, K.DO_STMT}
 _WRITE_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR}
 _MAX_EXPR_DEPTH = 8
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
@@ -187,8 +186,7 @@ class InstanceWalker:
         seen_targets: set[str] = set()
         written: set[str] = set()
         locals_: dict[str, Expr] = {}
-        assigned: dict[str, list[tuple[Expr, tuple]]] = {}  # local -> (("at", line, value), when) per "="
-        loops: list[tuple[int, int]] = []
+        assigned: dict[str, list[Expr]] = {}
         updates: dict[str, list[tuple[str, Expr]]] = {}
         stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
         while stack:
@@ -201,14 +199,12 @@ class InstanceWalker:
                 continue
             if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, stack, decided):
                 continue
-            if kind in _LOOPS:
-                loops.append((cur.extent.start.line, cur.extent.end.line))
             if kind in (K.FOR_STMT, K.WHILE_STMT) and self._loop(cur, guards, stack, locals_, written):
                 continue
             if kind in _REFS:
                 self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written)
             elif kind in _WRITE_KINDS:
-                self._note_write(cur, kind, guards, written, assigned, updates, writes)
+                self._note_write(cur, kind, written, assigned, updates, writes)
             elif kind == K.VAR_DECL:
                 _note_local(cur, self._expr, locals_, written)
                 _note_range(cur, ranges)
@@ -226,7 +222,7 @@ class InstanceWalker:
             calls=tuple(sorted(calls.values(), key=_call_order)),
             decided=tuple(sorted(decided)),
             written=tuple(sorted(written)),
-            locals=_local_values(locals_, assigned, updates, written, tuple(sorted(loops))),
+            locals=_local_values(locals_, assigned, updates, written),
             ranges=tuple((n, r[0], r[1]) for n, r in sorted(ranges.items()) if r is not None),
             returns=tuple(dict.fromkeys(returns)),
             writes=tuple(sorted(writes)),
@@ -237,9 +233,8 @@ class InstanceWalker:
         self,
         cur: ci.Cursor,
         kind: ci.CursorKind,
-        guards: tuple[Guard, ...],
         written: set[str],
-        assigned: dict[str, list[tuple[Expr, tuple]]],
+        assigned: dict[str, list[Expr]],
         updates: dict[str, list[tuple[str, Expr]]],
         writes: set[tuple[str, int]],
     ) -> None:
@@ -256,8 +251,7 @@ class InstanceWalker:
         writes.add((ref.spelling, -1 if op == "&" else line))  # -1: through a pointer, any time
         local = ref.kind == K.VAR_DECL and _is_integer(ref.type) and _unwrap(kids[0]).kind == K.DECL_REF_EXPR
         if local and op == "=" and len(kids) == 2:
-            when = tuple((g.line, g.want, g.text, g.expr) for g in guards)
-            assigned.setdefault(ref.spelling, []).append((("at", line, self._expr(kids[1], 0)), when))
+            assigned.setdefault(ref.spelling, []).append(("at", line, self._expr(kids[1], 0)))
         elif local and op in ("+=", "*=", "<<=") and len(kids) == 2:
             updates.setdefault(ref.spelling, []).append((op, self._expr(kids[1], 0)))
         elif local and op == "++":
@@ -826,42 +820,23 @@ def _has_goto(node: ci.Cursor) -> bool:
 
 def _local_values(
     locals_: dict[str, Expr],
-    assigned: dict[str, list[tuple[Expr, tuple]]],
+    assigned: dict[str, list[Expr]],
     updates: dict[str, list[tuple[str, Expr]]],
     written: set[str],
-    loops: tuple[tuple[int, int], ...],
 ):
     """Each integer local that only ever takes the values of its initializer and of plain ``=``
-    assignments, as that value or as the hull of those values; one assigned inside a branch, as
-    ``("defs", ((line, when, value)...), loops)``, each value with the branches it is assigned under
-    (``when``: (line, want, text, condition) of each), so that the analysis can drop an assignment a
-    branch rules out and let one that surely runs replace those before it (``loops``: the lines of each
-    loop of the body, round which a later assignment can come back); one also increased in place, as
+    assignments, as that value or as the hull of those values; one also increased in place, as
     ``("grow", value, (op, amount)...)``."""
     out = []
     for name, init in sorted(locals_.items()):
-        given = assigned.get(name, [])
-        values = [v for v in dict.fromkeys((init, *(v for v, _ in given))) if v != _UNSET]
+        values = [v for v in dict.fromkeys((init, *assigned.get(name, ()))) if v != _UNSET]
         if name in written or not values:
             continue
-        if any(when for _, when in given):
-            first = () if init == _UNSET else ((_line_of(init), (), init),)
-            value = ("defs", (*first, *((v[1], when, v) for v, when in given)), loops)
-        else:
-            value = values[0] if len(values) == 1 else ("hull", *values)
+        value = values[0] if len(values) == 1 else ("hull", *values)
         if name in updates:
             value = ("grow", value, *dict.fromkeys(updates[name]))
         out.append((name, value))
     return tuple(out)
-
-
-def _line_of(value: Expr) -> int:
-    """The line a local's initializer is at (a counted loop's variable has none: its loop's line is not kept)."""
-    if value[0] == "at":
-        return value[1]
-    if value[0] == "hull":
-        return min(_line_of(v) for v in value[1:])
-    return -1
 
 
 def _set_local(name: str, value: Expr, locals_: dict, written: set[str]) -> None:

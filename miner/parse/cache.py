@@ -16,7 +16,7 @@ from pathlib import Path
 from miner.models import Instance, ParsedTU
 from miner.source.files import FileHashes
 
-_FORMAT = 4
+_FORMAT = 5
 
 
 class ParseCache:

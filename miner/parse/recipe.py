@@ -105,7 +105,15 @@ _PARSED_TYPES = (
 def _extractor_fingerprint() -> str:
     """The code that turns a parse into facts: a change to it invalidates every cached parse."""
     here = Path(__file__).resolve().parent
-    shaping = ["clang_facts.py", "inactive.py", "instances.py", "treesitter_facts.py", "launch_text.py", "worker.py"]
+    shaping = [
+        "clang_facts.py",
+        "cursor_tree.py",
+        "inactive.py",
+        "instances.py",
+        "treesitter_facts.py",
+        "launch_text.py",
+        "worker.py",
+    ]
     h = hashlib.sha256()
     for path in (here / name for name in shaping):
         h.update(path.read_bytes())

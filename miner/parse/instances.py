@@ -29,7 +29,7 @@ import clang.cindex as ci
 
 from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
-from miner.parse.cursor_tree import raw, referenced_if, tree
+from miner.parse.cursor_tree import Node, raw, referenced_if, tree
 
 K = ci.CursorKind
 _CALLABLE = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE}
@@ -124,6 +124,7 @@ class InstanceWalker:
     _callees: dict[str, _Callee] = field(default_factory=dict)  # per TU: cursors belong to it
     _splits: dict[int, tuple | None] = field(default_factory=dict)  # per body, by node id
     _exit_memo: dict[int, list[Guard]] = field(default_factory=dict)  # per body, by node id
+    _exprs: dict[tuple[int, int], Expr] = field(default_factory=dict)  # per body, by node id and depth
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
         self._callees = {}
@@ -175,7 +176,7 @@ class InstanceWalker:
                 _note_range(ch, ranges)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = tree(ch)
-        self._splits, self._exit_memo = {}, {}
+        self._splits, self._exit_memo, self._exprs = {}, {}, {}
         returns_int = _is_integer(fn.result_type)
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()
@@ -202,7 +203,10 @@ class InstanceWalker:
             if kind in (K.FOR_STMT, K.WHILE_STMT) and self._loop(cur, guards, stack, locals_, written):
                 continue
             if kind in _REFS:
-                self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written)
+                if self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written):
+                    state = (calls, bodies, bodiless, seen_targets, written, assigned, updates, writes)
+                    self._launch_arguments(cur, guards, state)
+                    continue
             elif kind in _WRITE_KINDS:
                 self._note_write(cur, kind, written, assigned, updates, writes)
             elif kind == K.VAR_DECL:
@@ -259,16 +263,18 @@ class InstanceWalker:
         else:
             written.add(ref.spelling)
 
-    def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets, written) -> None:
+    def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets, written) -> bool:
+        """Records a call or a function named; True for a kernel launch, whose arguments are then
+        left to ``_launch_arguments``."""
         ref = referenced_if(cur, _CALLABLE_IDS)
         if ref is None or ref.location.is_in_system_header:
-            return
+            return False
         name = ref.spelling
         if not name or name.startswith("operator"):
-            return
+            return False
         target = ref.get_usr()
         if not target:
-            return
+            return False
         callee = self._callees.get(target)
         if callee is None:
             callee = self._callees[target] = self._callee(ref)
@@ -285,15 +291,30 @@ class InstanceWalker:
                 args = tuple(self._argument(a, ref, i) for i, a in enumerate(arg_cursors))
                 ranges = tuple(_type_range(a) for a in arg_cursors)
         elif key in calls:
-            return
+            return False
         calls[key] = InstanceCall(target, callee.pattern, line, guards, args, ranges)
-        if target in seen_targets:
-            return
-        seen_targets.add(target)
-        if callee.bodiless:
-            bodiless.add(target)
-        elif callee.body is not None:
-            bodies.append(callee.body)
+        if target not in seen_targets:
+            seen_targets.add(target)
+            if callee.bodiless:
+                bodiless.add(target)
+            elif callee.body is not None:
+                bodies.append(callee.body)
+        return cur.kind == K.CALL_EXPR and not callee.host
+
+    def _launch_arguments(self, launch, guards, state) -> None:
+        """The configuration and arguments of a kernel launch (most of a launcher's nodes): only the
+        host calls and writes in them matter. A name there is a value for the device, never a host
+        function, so names are not looked up."""
+        calls, bodies, bodiless, seen_targets, written, assigned, updates, writes = state
+        stack = list(launch.get_children())[1:]
+        while stack:
+            cur = stack.pop()
+            kind = cur.kind
+            if kind == K.CALL_EXPR:
+                self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written)
+            elif kind in _WRITE_KINDS:
+                self._note_write(cur, kind, written, assigned, updates, writes)
+            stack.extend(cur.get_children())
 
     def _argument(self, arg: ci.Cursor, callee: ci.Cursor, index: int) -> Expr:
         """An argument as an expression; one the call leaves out (clang shows it as an empty, unplaced
@@ -551,6 +572,17 @@ class InstanceWalker:
         return init
 
     def _expr(self, c: ci.Cursor, depth: int) -> Expr:
+        """``c`` as an expression; the same node of a body is reduced once (a call's arguments are read
+        for the call and again where its result initialises a local)."""
+        if type(c) is not Node:
+            return self._reduce(c, depth)
+        key = (id(c), depth)
+        found = self._exprs.get(key)
+        if found is None:
+            found = self._exprs[key] = self._reduce(c, depth)
+        return found
+
+    def _reduce(self, c: ci.Cursor, depth: int) -> Expr:
         value = evaluate_int(c)
         if value is not None:
             return ("const", value)
@@ -580,7 +612,9 @@ class InstanceWalker:
                 return self._expr(kids[1] if value else kids[2], depth + 1)
             return ("select", *(self._expr(k, depth + 1) for k in kids))
         if kind == K.CALL_EXPR and (fn := c.referenced) is not None and fn.kind in _CALLABLE:
-            args = list(c.get_arguments())
+            # a call's children are its callee and its arguments, except an operator's (source order)
+            plain = type(c) is Node and not fn.spelling.startswith("operator")
+            args = kids[1:] if plain else list(c.get_arguments())
             parent = fn.semantic_parent
             if fn.spelling in ("min", "max") and len(args) == 2 and parent is not None and parent.spelling == "std":
                 return (fn.spelling, self._expr(args[0], depth + 1), self._expr(args[1], depth + 1))

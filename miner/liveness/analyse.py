@@ -44,6 +44,7 @@ from miner.models import Expr, Guard, Instance, InstanceCall, NodeVerdict, Parse
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
 _MAX_SUMMARY_DEPTH = 6  # nested function results evaluated for one expression
+_UNDECIDED = object()
 
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
@@ -317,11 +318,12 @@ class LivenessAnalyser:
                 inst, node, values, same, variant
             ):
                 if dead is not None:
-                    text, line, fixed = dead
-                    detail = ", ".join(
-                        env[p].describe(p) if p in env else f"{p} of a narrow integer type" for p in fixed
-                    )
-                    result.guarded_dead.setdefault((node, call.line, callee), (text, line, detail))
+                    if (node, call.line, callee) not in result.guarded_dead:  # the first reason found stands
+                        text, line, fixed = dead
+                        detail = ", ".join(
+                            env[p].describe(p) if p in env else f"{p} of a narrow integer type" for p in fixed
+                        )
+                        result.guarded_dead[(node, call.line, callee)] = (text, line, detail)
                     continue
                 conds_here = conds + path_conds
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
@@ -369,7 +371,8 @@ class LivenessAnalyser:
             recipe = (
                 self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
             )
-            aliases = _aliases(call, target, same) & self._compared(target, variant) if target else frozenset()
+            compared = self._compared(target, variant) if target else frozenset()
+            aliases = _aliases(call, target, same) & compared if compared else frozenset()
             found.append((call, callee, path_conds, dead, target, recipe, aliases))
         self._expansions[key] = found
         return found
@@ -556,9 +559,11 @@ class LivenessAnalyser:
         for guard, established in zip(call.guards, per_guard, strict=True):
             key = (id(values), id(locals_))
             if key not in memos:
-                memos[key] = (values, locals_, {})  # holding both keeps their ids from being reused
-            memo = memos[key][2]
-            holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
+                memos[key] = (values, locals_, {}, {})  # holding both keeps their ids from being reused
+            _, _, memo, decided = memos[key]
+            holds = decided.get(id(guard), _UNDECIDED)  # calls after the same early exit share its guard
+            if holds is _UNDECIDED:
+                holds = decided[id(guard)] = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
             if holds is not None and holds != guard.want:
                 fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_

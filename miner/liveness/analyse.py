@@ -189,9 +189,13 @@ Aliases = frozenset[tuple[str, str]]
 """Pairs of parameters known to hold the same value (``dot(x, x)``), each pair sorted, closed under transitivity."""
 
 
-def _aliases(call: InstanceCall, callee: Instance, same: Aliases) -> Aliases:
+def _aliases(
+    call: InstanceCall, callee: Instance, same: Aliases, passes_on: Callable[[str], int | None] = lambda usr: None
+) -> Aliases:
     """The callee's parameters that this call passes the same value: the same side-effect-free expression
-    over the caller's variables (``x`` for both ``x`` and ``y``), or parameters the caller knows equal."""
+    over the caller's variables (``x`` for both ``x`` and ``y``), or parameters the caller knows equal;
+    a function that returns one of its arguments unchanged (``passes_on``: which) is that argument
+    (rocSOLVER passes ``cast2constType(B)`` and ``B`` for trmm's input and output)."""
 
     def rep(name: str) -> str:
         return min([name, *(b for a, b in same if a == name), *(a for a, b in same if b == name)])
@@ -205,6 +209,8 @@ def _aliases(call: InstanceCall, callee: Instance, same: Aliases) -> Aliases:
         if tag in ("unary", "binary"):
             parts = [canon(e) for e in expr[2:]]
             return None if any(p is None for p in parts) else (tag, expr[1], *parts)
+        if tag == "call" and (index := passes_on(expr[1])) is not None and index < len(expr[2]):
+            return canon(expr[2][index])
         return None
 
     groups: dict[Expr, list[str]] = {}
@@ -222,16 +228,21 @@ def _at(line: int, guard: Guard) -> bool:
     return any(lo <= line <= hi for lo, hi in guard.regions)
 
 
-def _compared_params(expr: Expr) -> set[tuple[str, str]]:
-    """Pairs of parameters an expression compares for equality (``x != y``), each sorted."""
+def _compared_params(expr: Expr, locals_: dict | None = None, depth: int = 0) -> set[tuple[str, str]]:
+    """Pairs of parameters an expression compares for equality (``x != y``), each sorted, also through
+    the values of the locals it reads (``bool inplace = (dB == dC) || ...; if (!inplace)``)."""
     tag = expr[0]
+    if depth > 8:
+        return set()
     if tag == "binary" and expr[1] in ("==", "!=") and expr[2][0] == expr[3][0] == "param":
         a, b = expr[2][1], expr[3][1]
         return {(min(a, b), max(a, b))} if a != b else set()
-    if tag == "unary":
-        return _compared_params(expr[2])
+    if tag in ("unary", "at"):
+        return _compared_params(expr[2], locals_, depth + 1)
     if tag == "binary":
-        return _compared_params(expr[2]) | _compared_params(expr[3])
+        return _compared_params(expr[2], locals_, depth + 1) | _compared_params(expr[3], locals_, depth + 1)
+    if tag == "local" and locals_ and (value := locals_.get(expr[1])) is not None:
+        return _compared_params(value, locals_, depth + 1)
     return set()
 
 
@@ -372,10 +383,23 @@ class LivenessAnalyser:
                 self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
             )
             compared = self._compared(target, variant) if target else frozenset()
-            aliases = _aliases(call, target, same) & compared if compared else frozenset()
+            aliases = _aliases(call, target, same, self._passes_on(variant)) & compared if compared else frozenset()
             found.append((call, callee, path_conds, dead, target, recipe, aliases))
         self._expansions[key] = found
         return found
+
+    def _passes_on(self, variant: str) -> Callable[[str], int | None]:
+        def passes_on(usr: str) -> int | None:
+            """Which argument a function returns unchanged on every way out, if one does."""
+            inst = self._instance(usr, variant)
+            if inst is None or not inst.returns:
+                return None
+            found = {value for value, _ in inst.returns}
+            if len(found) != 1 or (value := found.pop())[0] != "param" or value[1] in inst.written:
+                return None
+            return inst.params.index(value[1]) if value[1] in inst.params else None
+
+        return passes_on
 
     def _compared(self, inst: Instance, variant: str) -> Aliases:
         """The pairs of ``inst``'s parameters whose equality some guard in it or below it compares (``x != y``
@@ -390,7 +414,8 @@ class LivenessAnalyser:
         params = set(inst.params)
         for call in inst.calls:
             for guard in call.guards:
-                pairs |= {p for p in _compared_params(guard.expr) if p[0] in params and p[1] in params}
+                compared = _compared_params(guard.expr, dict(inst.locals))
+                pairs |= {p for p in compared if p[0] in params and p[1] in params}
             target = self._instance(call.target, variant)
             if target is None:
                 continue
@@ -563,7 +588,9 @@ class LivenessAnalyser:
             _, _, memo, decided = memos[key]
             holds = decided.get(id(guard), _UNDECIDED)  # calls after the same early exit share its guard
             if holds is _UNDECIDED:
-                holds = decided[id(guard)] = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
+                holds = decided[id(guard)] = truthiness(
+                    interval(guard.expr, values, locals_, 0, calls, memo, same=same)
+                )
             if holds is not None and holds != guard.want:
                 fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_

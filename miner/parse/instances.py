@@ -47,6 +47,9 @@ T = ci.TypeKind
 _SIGNED = {T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG}
 _UNSIGNED = {T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG}
 _WRITE_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR}
+_NOTHING: frozenset[str] = frozenset()
+_LABELS = {K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT}
+_JUMPS = {K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.LABEL_STMT}
 _MAX_EXPR_DEPTH = 8
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
 
@@ -125,6 +128,13 @@ class InstanceWalker:
     _splits: dict[int, tuple | None] = field(default_factory=dict)  # per body, by node id
     _exit_memo: dict[int, list[Guard]] = field(default_factory=dict)  # per body, by node id
     _exprs: dict[tuple[int, int], Expr] = field(default_factory=dict)  # per body, by node id and depth
+    _written_memo: dict[int, frozenset[str]] = field(default_factory=dict)  # per body, by node id
+    _targets: dict[int, tuple | None] = field(default_factory=dict)  # per body, by node id
+    _bound: dict[int, frozenset[str]] = field(default_factory=dict)  # per body, by node id
+    _defs: dict[str, Expr] = field(default_factory=dict)  # constants the locals surely hold where the walk is
+    _defs_used: set[str] = field(default_factory=set)  # locals read through ``_defs`` in this body
+    _blocked: bool | set[str] = False  # True: no ``_defs`` in this body (a goto); else locals never in them
+    _reassigned: frozenset[str] | None = None  # the locals ``_defs`` may hold in this body
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
         self._callees = {}
@@ -176,8 +186,38 @@ class InstanceWalker:
                 _note_range(ch, ranges)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = tree(ch)
-        self._splits, self._exit_memo, self._exprs = {}, {}, {}
-        returns_int = _is_integer(fn.result_type)
+        returns_int = _is_integer(fn.result_type) or fn.result_type.get_canonical().kind == T.POINTER
+        # straight-line values only for locals a statement reassigns (the others have one value anyway),
+        # and none where a jump can enter a block in the middle
+        self._reassigned = self._reassigned_locals(body) if body is not None else None
+        self._blocked: bool | set[str] = not self._reassigned
+        if self._blocked is False:
+            self._blocked = set()
+        while True:
+            walked = self._walk_body(body, returns_int, dict(ranges))
+            escaped = walked[-1]
+            if self._blocked is True or not (self._defs_used & escaped):
+                break
+            self._blocked = self._blocked | escaped  # its address escapes: any call may change it
+        returns, writes, calls, decided, bodies, bodiless, written, locals_, assigned, updates, ranges, _ = walked
+        inst = Instance(
+            usr=fn.get_usr(),
+            pattern=(tpl.get_usr() if (tpl := _primary_template(fn)) is not None else ""),
+            params=tuple(params),
+            calls=tuple(sorted(calls.values(), key=_call_order)),
+            decided=tuple(sorted(decided)),
+            written=tuple(sorted(written)),
+            locals=_local_values(locals_, assigned, updates, written),
+            ranges=tuple((n, r[0], r[1]) for n, r in sorted(ranges.items()) if r is not None),
+            returns=tuple(dict.fromkeys(returns)),
+            writes=tuple(sorted(writes)),
+        )
+        return inst, bodies, frozenset(bodiless)
+
+    def _walk_body(self, body, returns_int: bool, ranges: dict):
+        self._splits, self._exit_memo, self._exprs, self._written_memo = {}, {}, {}, {}
+        self._targets, self._bound = {}, {}
+        self._defs_used = set()
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()
         calls: dict[tuple[str, int, tuple[Guard, ...]], InstanceCall] = {}
@@ -186,23 +226,27 @@ class InstanceWalker:
         bodiless: set[str] = set()
         seen_targets: set[str] = set()
         written: set[str] = set()
+        escaped: set[str] = set()
         locals_: dict[str, Expr] = {}
         assigned: dict[str, list[Expr]] = {}
         updates: dict[str, list[tuple[str, Expr]]] = {}
-        stack: list[tuple[ci.Cursor, tuple[Guard, ...]]] = [(body, ())] if body is not None else []
+        stack: list[tuple[ci.Cursor, tuple[Guard, ...], dict]] = [(body, (), {})] if body is not None else []
         while stack:
-            cur, guards = stack.pop()
+            cur, guards, defs = stack.pop()
+            self._defs = defs
             kind = cur.kind
             if kind == K.COMPOUND_STMT:
-                self._sequence(cur, guards, stack)
+                self._sequence(cur, guards, defs, stack)
                 continue
-            if kind == K.IF_STMT and self._if(cur, guards, stack, decided):
+            if kind == K.IF_STMT and self._if(cur, guards, defs, stack, decided):
                 continue
-            if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, stack, decided):
+            if kind == K.CONDITIONAL_OPERATOR and self._ternary(cur, guards, defs, stack, decided):
                 continue
-            if kind in (K.FOR_STMT, K.WHILE_STMT) and self._loop(cur, guards, stack, locals_, written):
+            if kind in (K.FOR_STMT, K.WHILE_STMT) and self._loop(cur, guards, defs, stack, locals_, written):
                 continue
             if kind in _REFS:
+                if kind == K.CALL_EXPR:
+                    written |= self._by_reference(cur)
                 if self._reference(cur, guards, calls, bodies, bodiless, seen_targets, written):
                     state = (calls, bodies, bodiless, seen_targets, written, assigned, updates, writes)
                     self._launch_arguments(cur, guards, state)
@@ -217,21 +261,14 @@ class InstanceWalker:
             elif kind == K.RETURN_STMT and returns_int:
                 value = [ch for ch in cur.get_children() if ch.kind.is_expression()]
                 returns.append((self._expr(value[0], 0) if value else _UNKNOWN, guards))
+            elif kind == K.LAMBDA_EXPR:
+                escaped |= self._written_names(cur)  # written when the lambda runs, wherever that is
             for ch in cur.get_children():
-                stack.append((ch, guards))
-        inst = Instance(
-            usr=fn.get_usr(),
-            pattern=(tpl.get_usr() if (tpl := _primary_template(fn)) is not None else ""),
-            params=tuple(params),
-            calls=tuple(sorted(calls.values(), key=_call_order)),
-            decided=tuple(sorted(decided)),
-            written=tuple(sorted(written)),
-            locals=_local_values(locals_, assigned, updates, written),
-            ranges=tuple((n, r[0], r[1]) for n, r in sorted(ranges.items()) if r is not None),
-            returns=tuple(dict.fromkeys(returns)),
-            writes=tuple(sorted(writes)),
-        )
-        return inst, bodies, frozenset(bodiless)
+                stack.append((ch, guards, defs))
+        escaped |= {name for name, line in writes if line == -1}
+        return (
+            returns, writes, calls, decided, bodies, bodiless, written, locals_, assigned, updates, ranges, escaped
+        )  # fmt: skip
 
     def _note_write(
         self,
@@ -247,7 +284,7 @@ class InstanceWalker:
         ``=`` keeps each value it is given, with the line it is given at (``jb = std::min(n - j, nb)``
         in a loop: at most ``nb``); one that is only ever increased (``i += nb``, ``nb *= 2``, ``++k``)
         keeps its updates (it never falls below its smallest assigned value)."""
-        found = _write_target(cur, kind)
+        found = self._target(cur, kind)
         if found is None:
             return
         op, ref, kids = found
@@ -343,22 +380,177 @@ class InstanceWalker:
 
     # ------------------------------------------------------------------ branches
 
-    def _sequence(self, block: ci.Cursor, guards, stack) -> None:
+    def _sequence(self, block: ci.Cursor, guards, defs: dict, stack) -> None:
         """A block's statements in order: after ``if (c) return ...;`` the rest runs only when
         ``!c`` (``if (batch_count == 1) return block_recursive(...);``), and not at all when
-        ``c`` folds to true."""
+        ``c`` folds to true. Each statement sees the constants its locals surely hold there
+        (``trans = rocblas_operation_none;`` just before ``trmv(..., trans, ...)``; see ``_after_defs``)."""
         items = []
         acc: tuple[Guard, ...] | None = guards
         end = block.extent.end.line
         for stmt in block.get_children():
-            items.append((stmt, acc))
+            here = defs
+            if defs:
+                changed = self._written_names(stmt)
+                if changed & defs.keys():
+                    here = {k: v for k, v in defs.items() if k not in changed}
+            items.append((stmt, acc, here))
+            self._defs = here
             if stmt.kind == K.IF_STMT:
                 acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
                     break
             if stmt.kind in (K.WHILE_STMT, K.IF_STMT):
                 acc = self._after_statement(stmt, acc, end)
+            if self._blocked is not True and stmt.kind not in _LABELS:
+                defs = self._after_defs(stmt, defs, here)
+            elif stmt.kind in _LABELS:
+                defs = {}  # a jump can arrive here with anything
         stack.extend(reversed(items))
+
+    def _after_defs(self, stmt, before: dict, here: dict) -> dict:
+        """The constants integer locals surely hold after ``stmt``: ``x = c;`` or ``T x = c;`` sets one; an
+        ``if`` whose branches each set it by one such statement (or leave it) gives ``select(cond, a, b)``
+        (``trans = none; if (leftside) trans = transpose;``); any other write forgets it."""
+        kind = stmt.kind
+        if kind == K.DECL_STMT:
+            out = here
+            for decl in stmt.get_children():
+                if decl.kind == K.VAR_DECL:
+                    value = self._initial_constant(decl)
+                    if value is not None:
+                        out = {**out, decl.spelling: value}
+            return out
+        found = self._assigned_constant(stmt)
+        if found is not None:
+            return {**here, found[0]: found[1]}
+        if kind == K.IF_STMT:
+            return {**here, **self._merged(stmt, before)}
+        return here
+
+    def _reassigned_locals(self, body) -> frozenset[str] | None:
+        """The locals some statement of ``body`` assigns with ``=`` (None when a goto or label can jump
+        into a block)."""
+        names: set[str] = set()
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            kind = node.kind
+            if kind in _JUMPS:
+                return None
+            kids = node.children
+            if kind in (K.COMPOUND_STMT, K.IF_STMT):
+                for stmt in kids:
+                    inner = _unwrap(stmt)
+                    if inner.kind == K.BINARY_OPERATOR and (hit := self._target(inner, inner.kind)) and hit[0] == "=":
+                        names.add(hit[1].spelling)
+            stack.extend(kids)
+        return frozenset(names)
+
+    def _initial_constant(self, decl) -> Expr | None:
+        name = decl.spelling
+        if name not in self._reassigned or name in self._blocked or not _is_integer(decl.type):
+            return None
+        init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
+        if not init:
+            return None
+        value = self._expr(init[-1], 0)
+        return value if _is_constant(value) else None
+
+    def _assigned_constant(self, stmt) -> tuple[str, Expr] | None:
+        """``(name, value)`` for a statement ``x = c;`` with ``x`` an integer local and ``c`` constant."""
+        node = _unwrap(stmt)
+        if node.kind != K.BINARY_OPERATOR or (hit := self._target(node, node.kind)) is None or hit[0] != "=":
+            return None
+        _, ref, kids = hit
+        name = ref.spelling
+        if ref.kind != K.VAR_DECL or name not in self._reassigned or name in self._blocked or len(kids) != 2:
+            return None
+        if not _is_integer(ref.type):
+            return None
+        value = self._expr(kids[1], 0)
+        return (name, value) if _is_constant(value) else None
+
+    def _merged(self, stmt, before: dict) -> dict:
+        """The locals an ``if`` sets in its branches, each as ``select(cond, then, else)`` when every branch
+        sets it by one top-level ``x = c;`` or leaves its earlier constant alone."""
+        split = self._split_if(stmt)
+        if split is None or len(split[3]) != 1 or not split[0]:
+            return {}
+        _, _, _, header, branches = split
+        if len(branches) not in (1, 2) or not any(_assigns_at_top(b) for b in branches):
+            return {}
+        if self._written_names(header[0]):
+            return {}
+        then_branch = branches[0]
+        else_branch = branches[1] if len(branches) == 2 else None
+        if else_branch is None:
+            before_then = split[0][max(0, then_branch.extent.start.offset - 64) : then_branch.extent.start.offset]
+            if _ELSE_BEFORE.search(before_then.rstrip()):
+                return {}
+        cond = self._expr(header[0], 0)
+        out = {}
+        for name in self._written_names(stmt):
+            values = [self._branch_value(b, name, before) for b in (then_branch, else_branch)]
+            if all(v is not None for v in values):
+                out[name] = ("select", cond, values[0], values[1])
+        return out
+
+    def _branch_value(self, branch, name: str, before: dict) -> Expr | None:
+        """What ``name`` holds after ``branch`` when it is set there only by one top-level ``name = c;``."""
+        if branch is None or name not in self._written_names(branch):
+            return before.get(name)
+        stmts = list(branch.get_children()) if branch.kind == K.COMPOUND_STMT else [branch]
+        setting = [s for s in stmts if name in self._written_names(s)]
+        if len(setting) != 1:
+            return None
+        found = self._assigned_constant(setting[0])
+        return found[1] if found is not None and found[0] == name else None
+
+    def _target(self, cur, kind):
+        """``_write_target``, once per node: the walk and ``_written_names`` both ask."""
+        key = id(cur)
+        if key not in self._targets:
+            self._targets[key] = _write_target(cur, kind)
+        return self._targets[key]
+
+    def _by_reference(self, call) -> frozenset[str]:
+        key = id(call)
+        found = self._bound.get(key)
+        if found is None:
+            found = self._bound[key] = _bound_to_reference(call)
+        return found
+
+    def _written_names(self, node) -> frozenset[str]:
+        """The variables ``node`` declares, assigns, increments, takes the address of or binds to a
+        non-const reference, anywhere inside it (each node's own set is built once, from its children's)."""
+        memo = self._written_memo
+        found = memo.get(id(node))
+        if found is not None:
+            return found
+        stack: list[tuple[object, bool]] = [(node, False)]
+        while stack:
+            cur, done = stack.pop()
+            if id(cur) in memo:
+                continue
+            kids = cur.children
+            if not done:
+                stack.append((cur, True))
+                stack.extend((k, False) for k in kids if id(k) not in memo)
+                continue
+            names: set[str] = set()
+            for k in kids:
+                names |= memo[id(k)]
+            kind = cur.kind
+            if kind == K.VAR_DECL:
+                names.add(cur.spelling)
+            elif kind in _WRITE_KINDS:
+                if (hit := self._target(cur, kind)) is not None:
+                    names.add(hit[1].spelling)
+            elif kind == K.CALL_EXPR:
+                names |= self._by_reference(cur)
+            memo[id(cur)] = frozenset(names) if names else _NOTHING
+        return memo[id(node)]
 
     def _split_if(self, cur: ci.Cursor):
         """(file bytes, condition text, constexpr, header children, branch children) of an ``if``;
@@ -450,14 +642,14 @@ class InstanceWalker:
             return both if not both or not _has_goto(stmt) else []  # a goto could leave either branch early
         return []
 
-    def _if(self, cur: ci.Cursor, guards, stack, decided) -> bool:
+    def _if(self, cur: ci.Cursor, guards, defs: dict, stack, decided) -> bool:
         split = self._split_if(cur)
         if split is None or not split[3]:
             return False
         data, text, constexpr, header, branches = split
         cond = header[-1]
         for ch in header:
-            stack.append((ch, guards))
+            stack.append((ch, guards, defs))
         then_branch = else_branch = None
         if len(branches) >= 2:
             then_branch, else_branch = branches[0], branches[1]
@@ -475,32 +667,33 @@ class InstanceWalker:
             decided.add((line, bool(value), constexpr))
             taken = then_branch if value else else_branch
             if taken is not None:
-                stack.append((taken, guards))
+                stack.append((taken, guards, defs))
             return True
         expr = self._expr(cond, 0)
         for branch, want in ((then_branch, True), (else_branch, False)):
             if branch is not None:
-                stack.append((branch, (*guards, Guard(expr, want, text, line, ((line, branch.extent.end.line),)))))
+                guard = Guard(expr, want, text, line, ((line, branch.extent.end.line),))
+                stack.append((branch, (*guards, guard), defs))
         return True
 
-    def _ternary(self, cur: ci.Cursor, guards, stack, decided) -> bool:
+    def _ternary(self, cur: ci.Cursor, guards, defs: dict, stack, decided) -> bool:
         parts = list(cur.get_children())
         if len(parts) != 3:
             return False
         line = cur.extent.start.line
-        stack.append((parts[0], guards))
+        stack.append((parts[0], guards, defs))
         value = evaluate_int(parts[0])
         if value is not None:
             decided.add((line, bool(value), False))
-            stack.append((parts[1] if value else parts[2], guards))
+            stack.append((parts[1] if value else parts[2], guards, defs))
             return True
         text = self._text(parts[0])
         expr = self._expr(parts[0], 0)
-        stack.append((parts[1], (*guards, Guard(expr, True, text, line, ((line, parts[1].extent.end.line),)))))
-        stack.append((parts[2], (*guards, Guard(expr, False, text, line, ((line, parts[2].extent.end.line),)))))
+        for part, want in ((parts[1], True), (parts[2], False)):
+            stack.append((part, (*guards, Guard(expr, want, text, line, ((line, part.extent.end.line),))), defs))
         return True
 
-    def _loop(self, cur: ci.Cursor, guards, stack, locals_: dict, written: set[str]) -> bool:
+    def _loop(self, cur: ci.Cursor, guards, defs: dict, stack, locals_: dict, written: set[str]) -> bool:
         """``while (c) body`` or ``for (init; c; step) body``; a counted ``for`` also bounds its variable."""
         kids = list(cur.get_children())
         if not kids:
@@ -513,8 +706,8 @@ class InstanceWalker:
             cond = kids[1] if len(kids) == 4 else None
             init = self._counted_loop(kids, locals_, written)
             header = [kids[1], *init] if init is not None else kids[:-1]  # a counted loop's step is no write
-        stack.extend((part, guards) for part in header)
-        stack.append((body, self._in_loop(cur, cond, body, guards)))
+        stack.extend((part, guards, defs) for part in header)
+        stack.append((body, self._in_loop(cur, cond, body, guards), defs))
         return True
 
     def _in_loop(self, loop: ci.Cursor, cond: ci.Cursor | None, body: ci.Cursor, guards):
@@ -599,6 +792,9 @@ class InstanceWalker:
             ref = c.referenced
             if ref is None or ref.kind not in _VARIABLES:
                 return _UNKNOWN
+            if ref.kind == K.VAR_DECL and (known := self._defs.get(ref.spelling)) is not None:
+                self._defs_used.add(ref.spelling)
+                return known
             return ("param" if ref.kind == K.PARM_DECL else "local", ref.spelling)
         kids = list(c.get_children())
         if kind == K.BINARY_OPERATOR and len(kids) == 2:
@@ -618,7 +814,9 @@ class InstanceWalker:
             parent = fn.semantic_parent
             if fn.spelling in ("min", "max") and len(args) == 2 and parent is not None and parent.spelling == "std":
                 return (fn.spelling, self._expr(args[0], depth + 1), self._expr(args[1], depth + 1))
-            if not fn.location.is_in_system_header and _is_integer(c.type) and (usr := fn.get_usr()):
+            # a pointer from a one-argument call may be that argument (``cast2constType(B)``; see analyse._aliases)
+            wanted = _is_integer(c.type) or (len(args) == 1 and c.type.get_canonical().kind == T.POINTER)
+            if wanted and not fn.location.is_in_system_header and (usr := fn.get_usr()):
                 return ("call", usr, tuple(self._expr(a, depth + 1) for a in args[:_MAX_ARGS]))
         if kind == K.ARRAY_SUBSCRIPT_EXPR and kids:
             base = _unwrap(kids[0])
@@ -846,6 +1044,45 @@ def _write_target(cur: ci.Cursor, kind: ci.CursorKind) -> tuple[str, ci.Cursor, 
     if target.kind != K.DECL_REF_EXPR or (ref := target.referenced) is None or ref.kind not in _VARIABLES:
         return None
     return op, ref, kids
+
+
+def _assigns_at_top(branch) -> bool:
+    """Whether a branch has an assignment (or other binary operator) as one of its own statements."""
+    stmts = list(branch.get_children()) if branch.kind == K.COMPOUND_STMT else [branch]
+    return any(_unwrap(s).kind == K.BINARY_OPERATOR for s in stmts)
+
+
+def _is_constant(value: Expr) -> bool:
+    """A constant, or a choice between constants (what ``_merged`` builds)."""
+    if value[0] == "const":
+        return True
+    return value[0] == "select" and _is_constant(value[2]) and _is_constant(value[3])
+
+
+def _bound_to_reference(call) -> frozenset[str]:
+    """Integer locals a call may change through a reference parameter: one passed as itself (clang wraps
+    one passed by value in a conversion) where the parameter is not a reference to const."""
+    bare = [(i, k) for i, k in enumerate(list(call.get_children())[1:]) if k.kind == K.DECL_REF_EXPR]
+    if not bare:
+        return frozenset()
+    names = set()
+    fn = None
+    for index, ref in bare:
+        var = ref.referenced
+        if var is None or var.kind != K.VAR_DECL or not _is_integer(var.type):
+            continue
+        fn = fn or call.referenced
+        if fn is None or fn.spelling.startswith("operator"):
+            names.add(var.spelling)
+            continue
+        ptype = _bind_clang().clang_getArgType(fn.type, index)
+        if ptype.kind == T.RVALUEREFERENCE or (
+            ptype.kind == T.LVALUEREFERENCE and not ptype.get_pointee().is_const_qualified()
+        ):
+            names.add(var.spelling)
+        elif ptype.kind == T.INVALID and fn.type.kind != T.FUNCTIONNOPROTO:
+            names.add(var.spelling)  # past the declared parameters (a C variadic): unknown
+    return frozenset(names)
 
 
 def _has_goto(node: ci.Cursor) -> bool:

@@ -497,7 +497,8 @@ class InstanceWalker:
         return out
 
     def _branch_value(self, branch, name: str, before: dict) -> Expr | None:
-        """What ``name`` holds after ``branch`` when it is set there only by one top-level ``name = c;``."""
+        """What ``name`` holds after ``branch`` when it is set there only by one top-level ``name = c;`` or
+        by one ``if`` that sets it that way in its own branches."""
         if branch is None or name not in self._written_names(branch):
             return before.get(name)
         stmts = list(branch.get_children()) if branch.kind == K.COMPOUND_STMT else [branch]
@@ -505,7 +506,11 @@ class InstanceWalker:
         if len(setting) != 1:
             return None
         found = self._assigned_constant(setting[0])
-        return found[1] if found is not None and found[0] == name else None
+        if found is not None and found[0] == name:
+            return found[1]
+        if setting[0].kind == K.IF_STMT:  # nested: if (side == left) { if (uplo == lower) shape = 0; else ... }
+            return self._merged(setting[0], before).get(name)
+        return None
 
     def _target(self, cur, kind):
         """``_write_target``, once per node: the walk and ``_written_names`` both ask."""
@@ -1047,9 +1052,13 @@ def _write_target(cur: ci.Cursor, kind: ci.CursorKind) -> tuple[str, ci.Cursor, 
 
 
 def _assigns_at_top(branch) -> bool:
-    """Whether a branch has an assignment (or other binary operator) as one of its own statements."""
-    stmts = list(branch.get_children()) if branch.kind == K.COMPOUND_STMT else [branch]
-    return any(_unwrap(s).kind == K.BINARY_OPERATOR for s in stmts)
+    """Whether a branch has an assignment (or other binary operator) as one of its own statements, or in
+    the branches of an ``if`` that is one."""
+    stmts = branch.children if branch.kind == K.COMPOUND_STMT else [branch]
+    return any(
+        _unwrap(s).kind == K.BINARY_OPERATOR or (s.kind == K.IF_STMT and any(_assigns_at_top(c) for c in s.children))
+        for s in stmts
+    )
 
 
 def _is_constant(value: Expr) -> bool:

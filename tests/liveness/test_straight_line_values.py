@@ -166,3 +166,37 @@ def test_the_same_pointer_through_an_identity_cast_is_in_place(tmp_path, entry, 
     live, dead = walk(tmp_path, IN_PLACE, entry)
     assert "recursive_kernel" in live
     assert verdict("outofplace_kernel", live, dead) == outofplace
+
+
+SHAPE = """
+void left_kernel() {}
+void right_kernel() {}
+int get_shape(int side, int trans) {
+    int shape = -1;
+    if(side == 141) {
+        if(trans == 111) shape = 0;
+        else shape = 1;
+    }
+    else if(side == 142) {
+        if(trans == 111) shape = 6;
+        else shape = 7;
+    }
+    return shape;
+}
+int trmm(int side, int trans) {
+    int shape = get_shape(side, trans);
+    if(shape == 0 || shape == 1) left_kernel();
+    else if(shape == 6 || shape == 7) right_kernel();
+    return 0;
+}
+int left(int trans) { return trmm(141, trans); }
+int any_side(int side) { return trmm(side, 111); }
+"""
+
+
+def test_a_result_set_in_nested_branches_follows_the_arguments(tmp_path):
+    live, dead = walk(tmp_path, SHAPE, "left")
+    assert "left_kernel" in live
+    assert verdict("right_kernel", live, dead) == "dead"
+    live, dead = walk(tmp_path, SHAPE, "any_side")
+    assert "left_kernel" in live and "right_kernel" in live

@@ -131,6 +131,7 @@ class InstanceWalker:
     _written_memo: dict[int, frozenset[str]] = field(default_factory=dict)  # per body, by node id
     _targets: dict[int, tuple | None] = field(default_factory=dict)  # per body, by node id
     _bound: dict[int, frozenset[str]] = field(default_factory=dict)  # per body, by node id
+    _merges: dict[tuple[int, int], tuple[dict, dict]] = field(default_factory=dict)  # per body
     _defs: dict[str, Expr] = field(default_factory=dict)  # constants the locals surely hold where the walk is
     _defs_used: set[str] = field(default_factory=set)  # locals read through ``_defs`` in this body
     _blocked: bool | set[str] = False  # True: no ``_defs`` in this body (a goto); else locals never in them
@@ -216,7 +217,7 @@ class InstanceWalker:
 
     def _walk_body(self, body, returns_int: bool, ranges: dict):
         self._splits, self._exit_memo, self._exprs, self._written_memo = {}, {}, {}, {}
-        self._targets, self._bound = {}, {}
+        self._targets, self._bound, self._merges = {}, {}, {}
         self._defs_used = set()
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()
@@ -472,6 +473,13 @@ class InstanceWalker:
         return (name, value) if _is_constant(value) else None
 
     def _merged(self, stmt, before: dict) -> dict:
+        key = (id(stmt), id(before))
+        found = self._merges.get(key)
+        if found is None:  # an else-if chain asks for each inner if once per name it sets
+            found = self._merges[key] = (self._merge(stmt, before), before)  # holding ``before`` keeps its id
+        return found[0]
+
+    def _merge(self, stmt, before: dict) -> dict:
         """The locals an ``if`` sets in its branches, each as ``select(cond, then, else)`` when every branch
         sets it by one top-level ``x = c;`` or leaves its earlier constant alone."""
         split = self._split_if(stmt)

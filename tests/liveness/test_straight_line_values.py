@@ -113,6 +113,14 @@ skip:
     trmv(trans);
     return 0;
 }
+int in_a_lambda(int n) {
+    int trans = 1;
+    auto reset = [&]() { trans = 0; };
+    trans = 1;
+    reset();
+    trmv(trans);
+    return 0;
+}
 int switched(int n) {
     int trans = 0;
     switch(n) {
@@ -126,7 +134,7 @@ int switched(int n) {
 """
 
 
-@pytest.mark.parametrize("entry", ["escapes", "by_reference", "in_a_loop", "jumped", "switched"])
+@pytest.mark.parametrize("entry", ["escapes", "by_reference", "in_a_loop", "in_a_lambda", "jumped", "switched"])
 def test_a_value_something_else_may_change_is_not_assumed(tmp_path, entry):
     live, dead = walk(tmp_path, NOT_ASSUMED, entry)
     assert "trmv_n" in live and "trmv_t" in live

@@ -18,7 +18,9 @@ void trmv(int trans) {
 }
 """
 
-PER_CALL = TRMV + """
+PER_CALL = (
+    TRMV
+    + """
 int larft(int n) {
     int trans;
     trans = 1;
@@ -36,6 +38,7 @@ int only_last(int n) {
     return 0;
 }
 """
+)
 
 
 def test_a_constant_set_just_before_a_call_is_what_the_call_gets(tmp_path):
@@ -46,7 +49,9 @@ def test_a_constant_set_just_before_a_call_is_what_the_call_gets(tmp_path):
     assert "trmv_n" in live
 
 
-BRANCH = TRMV + """
+BRANCH = (
+    TRMV
+    + """
 int larf(int side) {
     bool leftside = (side == 7);
     int trans = 0;
@@ -61,6 +66,7 @@ int left(int n) { return larf(7); }
 int right(int n) { return larf(8); }
 int either(int side) { return larf(side); }
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -73,7 +79,9 @@ def test_a_constant_set_in_a_branch_follows_the_branch(tmp_path, entry, transpos
     assert verdict("trmv_n", live, dead) == plain
 
 
-NOT_ASSUMED = TRMV + """
+NOT_ASSUMED = (
+    TRMV
+    + """
 void change(int* p) { *p = 0; }
 void change_ref(int& r) { r = 0; }
 void look(const int& r) {}
@@ -132,6 +140,7 @@ int switched(int n) {
     return 0;
 }
 """
+)
 
 
 @pytest.mark.parametrize("entry", ["escapes", "by_reference", "in_a_loop", "in_a_lambda", "jumped", "switched"])

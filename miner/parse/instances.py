@@ -292,6 +292,7 @@ class InstanceWalker:
         line = cur.extent.start.line
         writes.add((ref.spelling, -1 if op == "&" else line))  # -1: through a pointer, any time
         local = ref.kind == K.VAR_DECL and _is_integer(ref.type) and _unwrap(kids[0]).kind == K.DECL_REF_EXPR
+        local = local and _is_automatic(ref)  # a global or static: other calls change it too
         if local and op == "=" and len(kids) == 2:
             assigned.setdefault(ref.spelling, []).append(("at", line, self._expr(kids[1], 0)))
         elif local and op in ("+=", "*=", "<<=") and len(kids) == 2:
@@ -452,6 +453,8 @@ class InstanceWalker:
         name = decl.spelling
         if name not in self._reassigned or name in self._blocked or not _is_integer(decl.type):
             return None
+        if not _is_automatic(decl):
+            return None
         init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
         if not init:
             return None
@@ -467,7 +470,7 @@ class InstanceWalker:
         name = ref.spelling
         if ref.kind != K.VAR_DECL or name not in self._reassigned or name in self._blocked or len(kids) != 2:
             return None
-        if not _is_integer(ref.type):
+        if not _is_integer(ref.type) or not _is_automatic(ref):
             return None
         value = self._expr(kids[1], 0)
         return (name, value) if _is_constant(value) else None
@@ -907,6 +910,9 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
     initializers (shadowing, two loops) is treated as written, so it is never evaluated. An integer
     table initialised with constants (``I size[][N] = {TUNING_TABLE}``) stands for the range of them."""
     name = decl.spelling
+    if name and not _is_automatic(decl) and not decl.type.is_const_qualified():
+        written.add(name)  # a static local keeps what earlier calls left in it
+        return
     if name and _is_array(decl.type):
         table = _constant_table(decl)
         if table is not None:
@@ -1067,6 +1073,15 @@ def _assigns_at_top(branch) -> bool:
         _unwrap(s).kind == K.BINARY_OPERATOR or (s.kind == K.IF_STMT and any(_assigns_at_top(c) for c in s.children))
         for s in stmts
     )
+
+
+_FUNCTIONS = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION}
+
+
+def _is_automatic(var) -> bool:
+    """A non-static local of a function: only that call's own statements change it."""
+    parent = var.semantic_parent
+    return parent is not None and parent.kind in _FUNCTIONS and var.storage_class != ci.StorageClass.STATIC
 
 
 def _is_constant(value: Expr) -> bool:

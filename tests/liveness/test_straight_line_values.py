@@ -129,6 +129,20 @@ int in_a_lambda(int n) {
     trmv(trans);
     return 0;
 }
+int g_mode = 1;
+void flip() { g_mode = 0; }
+int a_global(int n) {
+    g_mode = 1;
+    flip();
+    trmv(g_mode);
+    return 0;
+}
+int a_static(int n) {
+    static int mode = 1;
+    trmv(mode);
+    mode = 0;
+    return 0;
+}
 int switched(int n) {
     int trans = 0;
     switch(n) {
@@ -143,7 +157,9 @@ int switched(int n) {
 )
 
 
-@pytest.mark.parametrize("entry", ["escapes", "by_reference", "in_a_loop", "in_a_lambda", "jumped", "switched"])
+@pytest.mark.parametrize(
+    "entry", ["escapes", "by_reference", "in_a_loop", "in_a_lambda", "a_global", "a_static", "jumped", "switched"]
+)
 def test_a_value_something_else_may_change_is_not_assumed(tmp_path, entry):
     live, dead = walk(tmp_path, NOT_ASSUMED, entry)
     assert "trmv_n" in live and "trmv_t" in live

@@ -412,9 +412,10 @@ class LivenessAnalyser:
         self._compared_of[id(inst)] = frozenset()
         pairs: set[tuple[str, str]] = set()
         params = set(inst.params)
+        locals_ = dict(inst.locals)  # the values as assigned (not narrowed by type)
         for call in inst.calls:
             for guard in call.guards:
-                compared = _compared_params(guard.expr, dict(inst.locals))
+                compared = _compared_params(guard.expr, locals_)
                 pairs |= {p for p in compared if p[0] in params and p[1] in params}
             target = self._instance(call.target, variant)
             if target is None:

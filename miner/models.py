@@ -141,7 +141,9 @@ Expr = tuple
 evaluate: ``("const", v)``, ``("param", name)``, ``("local", name)`` (a local variable, by its
 initializer), ``("unary", op, e)``, ``("binary", op, a, b)``, ``("select", c, a, b)`` (``c ? a : b``),
 ``("min"|"max", a, b)``, ``("call", usr, (args...))`` (an integer function's result, by its returns),
-``("range", lo, hi)`` (an element of a constant table), ``("hull", e...)``, ``("between", first, last)``
+``("range", lo, hi)``, ``("table", elements)`` (a constant array, rows as nested tuples), ``("index", array, i)``,
+``("first", v, a, b, c)`` (where ``for (v = a; v < b; ++v) if (c) break;`` leaves ``v``), ``("hull", e...)``,
+``("between", first, last)``
 (a counted loop's variable), ``("at", line, e)`` (a local's value as assigned at that line),
 ``("grow", e, (op, amount)...)`` (a local that starts at ``e`` and is only ever increased in place)
 or ``("unknown",)``."""

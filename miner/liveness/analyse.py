@@ -27,6 +27,7 @@ import networkx as nx
 
 from miner.liveness.build import BuildDeadFinder
 from miner.liveness.evaluate import (
+    FACTS,
     Interval,
     Linear,
     Relate,
@@ -136,16 +137,105 @@ def _narrow(values: dict, locals_: dict, known: list[Linear]) -> tuple[dict, dic
     for form, const in known:
         if len(form) != 1:
             continue
-        ((kind, name), coeff) = next(iter(form.items()))
+        (var, coeff) = next(iter(form.items()))
         lo, hi = (-(const // coeff), _I64_MAX) if coeff > 0 else (_I64_MIN, const // -coeff)  # coeff * x + const >= 0
-        if kind == "param":
-            cur = values.get(name, (_I64_MIN, _I64_MAX))
-            new = (max(cur[0], lo), min(cur[1], hi))
-            if new != cur and new[0] <= new[1]:
-                values = {**values, name: new}
-        else:
-            locals_ = {**locals_, name: ("typed", locals_.get(name, ("unknown",)), lo, hi)}
+        values, locals_ = _bounded(var, (lo, hi), values, locals_)
     return values, locals_
+
+
+def _bounded(var: Expr, iv: Interval, values: dict, locals_: dict) -> tuple[dict, dict]:
+    """``var`` (a parameter, a local, or a value at a place) known to be in ``iv``; the inputs are not changed."""
+    lo, hi = iv
+    kind = var[0]
+    if kind == "param":
+        cur = values.get(var[1], (_I64_MIN, _I64_MAX))
+        new = (max(cur[0], lo), min(cur[1], hi))
+        if new != cur and new[0] <= new[1]:
+            values = {**values, var[1]: new}
+    elif kind == "local":
+        locals_ = {**locals_, var[1]: ("typed", locals_.get(var[1], ("unknown",)), lo, hi)}
+    elif kind == "at":
+        over = dict(locals_.get(FACTS) or {})
+        cur = over.get(var, (_I64_MIN, _I64_MAX))
+        new = (max(cur[0], lo), min(cur[1], hi))
+        if new[0] <= new[1]:
+            over[var] = new
+            locals_ = {**locals_, FACTS: over}
+    return values, locals_
+
+
+_MAX_SPLITS = 96  # evaluations of one guard per parameter while narrowing it by cases
+
+
+def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> tuple | None:
+    """What taking an undecided ``guard``'s way says about the values it reads, beyond linear relations:
+    a value known to be in ``[lo, hi]`` that the guard says is not ``lo`` (or ``hi``) is in ``[lo + 1, hi]``
+    (``if (blk == 0) return`` with ``blk`` from a table of ``0, 32, 64``); and, for a guard that reads a
+    function's result or a table, each parameter it reads narrowed to the values for which it can go this
+    way, found by splitting the parameter's range until each part decides the guard (``blk == 0`` with
+    ``blk = size[row(m)][column(n)]`` and ``m = 180`` holds only for ``n > 7680``). (values, locals) after
+    it, ``(None, None)`` when no value makes it go this way, None when nothing is learnt."""
+    expr, want = guard.expr, guard.want
+    while expr[0] == "unary" and expr[1] == "!":
+        expr, want = expr[2], not want
+    out_values, out_locals = values, locals_
+    excluded = None
+    if expr[0] == "binary" and expr[1] in ("==", "!=") and (expr[1] == "!=") == want:
+        side, const = (expr[2], expr[3]) if expr[3][0] == "const" else (expr[3], expr[2])
+        if const[0] == "const":
+            excluded = (side, const[1])
+    elif want and expr[0] in ("param", "local", "at"):
+        excluded = (expr, 0)
+    if excluded is not None and excluded[0][0] in ("param", "local", "at"):
+        side, c = excluded
+        iv = interval(side, values, locals_, 0, calls, same=same)
+        if iv is not None and iv[0] != iv[1] and c in iv:
+            out_values, out_locals = _bounded(side, (c + 1, iv[1]) if iv[0] == c else (iv[0], c - 1), values, locals_)
+    if _reads_lookup(expr, locals_):
+        for param in sorted(params_of(expr, locals_) & out_values.keys()):
+            iv = out_values[param]
+            if iv[0] == iv[1] or iv[1] - iv[0] > 2**32:
+                continue
+            kept = _cases(expr, want, param, out_values, out_locals, calls, same)
+            if not kept:
+                return (None, None)
+            hull = (min(k[0] for k in kept), max(k[1] for k in kept))
+            if hull != iv:
+                out_values = {**out_values, param: hull}
+    if out_values is values and out_locals is locals_:
+        return None
+    return out_values, out_locals
+
+
+def _cases(expr: Expr, want: bool, param: str, values: dict, locals_: dict, calls, same: Aliases) -> list[Interval]:
+    """The parts of ``param``'s range where ``expr`` can be ``want``: each part that leaves it undecided is
+    halved, until the parts decide it or the evaluations run out (what is left undecided is kept)."""
+    todo = [values[param]]
+    kept: list[Interval] = []
+    budget = _MAX_SPLITS
+    while todo:
+        part = todo.pop()
+        budget -= 1
+        held = truthiness(interval(expr, {**values, param: part}, locals_, 0, calls, same=same))
+        if held is None and part[0] < part[1] and budget > 0:
+            mid = (part[0] + part[1]) // 2
+            todo += [(mid + 1, part[1]), (part[0], mid)]
+        elif held is None or held == want:
+            kept.append(part)
+    return kept
+
+
+def _reads_lookup(expr: Expr, locals_: dict, depth: int = 0) -> bool:
+    """Whether ``expr`` reads a function's result or a table element, also through the locals it reads."""
+    if depth > 12:
+        return False
+    tag = expr[0]
+    if tag in ("call", "index", "first"):
+        return True
+    if tag == "local":
+        value = locals_.get(expr[1])
+        return value is not None and _reads_lookup(value, locals_, depth + 1)
+    return any(type(e) is tuple and e and type(e[0]) is str and _reads_lookup(e, locals_, depth + 1) for e in expr[1:])
 
 
 Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]
@@ -170,7 +260,7 @@ def _guard_facts(
     on the call being in the regions (``_at``)."""
 
     def unwritten(fact: Linear, spans: list[tuple[int, int]]) -> bool:
-        lines = [ln for (_, name) in fact[0] for ln in written.get(name, ())]
+        lines = [ln for var in fact[0] if var[0] != "at" for ln in written.get(var[1], ())]
         return not any(ln == -1 or any(lo <= ln <= hi for lo, hi in spans) for ln in lines)
 
     out: list[list[Linear]] = []
@@ -549,7 +639,7 @@ class LivenessAnalyser:
                 (frozenset(form.items()), c)
                 for g in guards
                 for form, c in facts(g.expr, g.want, inner)
-                if all(kind == "param" and name not in callee.written for kind, name in form)
+                if all(var[0] == "param" and var[1] not in callee.written for var in form)
             }
             common = here if common is None else common & here
         if not common:
@@ -587,16 +677,21 @@ class LivenessAnalyser:
             if key not in memos:
                 memos[key] = (values, locals_, {}, {})  # holding both keeps their ids from being reused
             _, _, memo, decided = memos[key]
-            holds = decided.get(id(guard), _UNDECIDED)  # calls after the same early exit share its guard
-            if holds is _UNDECIDED:
-                holds = decided[id(guard)] = truthiness(
-                    interval(guard.expr, values, locals_, 0, calls, memo, same=same)
-                )
+            found = decided.get(id(guard), _UNDECIDED)  # calls after the same early exit share its guard
+            if found is _UNDECIDED:
+                holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
+                refined = _refine(guard, values, locals_, calls, same) if holds is None else None
+                if refined is not None and refined[0] is None:
+                    holds = not guard.want  # no value of the arguments makes it go this way
+                found = decided[id(guard)] = (holds, refined)
+            holds, refined = found
             if holds is not None and holds != guard.want:
                 fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
             if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")
+                if refined is not None:
+                    values, locals_ = refined
             if established:
                 values, locals_ = _narrow(values, locals_, established)
         return tuple(conds), None, values, locals_

@@ -8,11 +8,26 @@ only locals that are never assigned again)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from miner.models import Expr
 
 Interval = tuple[int, int]
-CallValue = Callable[[str, tuple["Interval | None", ...]], "Interval | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A constant array passed by value into a function's result (``get_index(intervals, max, dim)``):
+    its elements, each an integer, an interval (rows merged where the row is not known) or a row."""
+
+    items: tuple
+
+
+FACTS = "<facts>"
+"""The key under which a locals mapping carries bounds that guards established on values that are not variables
+(``blk`` as returned by a call, after ``if (blk == 0) return``): expression -> interval."""
+_MAX_SEARCH = 256  # values a search loop's variable is tried with
+CallValue = Callable[[str, tuple["Interval | Table | None", ...]], "Interval | None"]
 """The values a function returns given its arguments' values (a summary of its ``return`` statements)."""
 Relate = Callable[["Expr", "int | None"], "Interval | None"]
 """Bounds on a sum or difference from relations known where it is evaluated: at the point of use
@@ -151,12 +166,18 @@ def interval(
 class _Interval:
     """One evaluation's fixed inputs, so that the recursion passes only the expression, depth and scope."""
 
-    __slots__ = ("env", "locals_", "calls", "memo", "relate", "same")
+    __slots__ = ("env", "locals_", "calls", "memo", "relate", "same", "over")
 
     def __init__(self, env, locals_, calls, memo, relate, same) -> None:
         self.env, self.locals_, self.calls, self.memo, self.relate, self.same = env, locals_, calls, memo, relate, same
+        self.over = locals_.get(FACTS)
 
     def value(self, expr: Expr, depth: int, scope: int | None) -> Interval | None:
+        found = self.raw(expr, depth, scope)
+        return None if type(found) is Table else found
+
+    def raw(self, expr: Expr, depth: int, scope: int | None):
+        """``value``, or a Table where ``expr`` is a constant array."""
         if depth > _MAX_DEPTH:
             return None
         d = depth + 1
@@ -171,10 +192,19 @@ class _Interval:
                 return self.memo[name]
             self.memo[name] = None  # a local read while its own value is evaluated is unknown there
             init = self.locals_.get(name)
-            value = self.memo[name] = None if init is None else self.value(init, d, UNPLACED)
+            value = self.memo[name] = None if init is None else self.raw(init, d, UNPLACED)
             return value
         if tag == "at":
-            return self.value(expr[2], d, expr[1])
+            found = self.raw(expr[2], d, expr[1])
+            if self.over and (bound := self.over.get(expr)) is not None and type(found) is not Table:
+                found = meet(found, bound) if found is not None else bound
+            return found
+        if tag == "table":
+            return _table(expr[1])
+        if tag == "index":
+            return _element(self.raw(expr[1], d, scope), self.value(expr[2], d, scope))
+        if tag == "first":
+            return self._first(expr, d, scope)
         if tag == "grow":
             return _grown(
                 self.value(expr[1], d, scope), [(op, self.value(amount, d, UNPLACED)) for op, amount in expr[2:]]
@@ -243,7 +273,7 @@ class _Interval:
             a, b = self.value(expr[2], d, scope), self.value(expr[3], d, scope)
             return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
         if tag == "call":
-            return None if self.calls is None else self.calls(expr[1], tuple(self.value(a, d, scope) for a in expr[2]))
+            return None if self.calls is None else self.calls(expr[1], tuple(self.raw(a, d, scope) for a in expr[2]))
         if tag == "between":  # a counted loop's variable: from its first value to its last
             first = self.value(expr[1], d, scope)
             last = self.value(expr[2], d, scope)
@@ -251,6 +281,68 @@ class _Interval:
                 return None  # unknown, or a loop that never runs: nothing to say about its body
             return (first[0], last[1])
         return None
+
+    def _first(self, expr: Expr, depth: int, scope: int | None) -> Interval | None:
+        """``("first", v, a, b, c)``: where ``for (v = a; v < b; ++v) if (c) break;`` leaves ``v``, by trying
+        each value in turn (a condition that may or may not hold there may stop the loop there, or not)."""
+        _, name, start, end, cond = expr
+        a, b = self.value(start, depth, scope), self.value(end, depth, scope)
+        if a is None or b is None or a[0] != a[1] or b[1] - a[0] > _MAX_SEARCH:
+            return None
+        stops = []
+        for v in range(a[0], b[1]):
+            if v >= b[0]:
+                stops.append(v)  # the loop may end here: b is not known exactly
+            memo = {name: (v, v)}  # the other locals' values may depend on v: evaluated afresh
+            inner = _Interval(self.env, self.locals_, self.calls, memo, self.relate, self.same)
+            held = truthiness(inner.value(cond, depth, scope))
+            if held is not False:
+                stops.append(v)
+            if held is True:
+                break
+        else:
+            stops.append(max(a[0], b[1]))
+        return (min(stops), max(stops))
+
+
+def _table(items: tuple) -> Table:
+    return Table(tuple(_table(x) if type(x) is tuple else x for x in items))
+
+
+def _hull(x) -> Interval | None:
+    """The smallest interval holding an element, or all elements of a table."""
+    if type(x) is int:
+        return (x, x)
+    if type(x) is Table:
+        parts = [_hull(i) for i in x.items]
+        if not parts or any(p is None for p in parts):
+            return None
+        return (min(p[0] for p in parts), max(p[1] for p in parts))
+    return x
+
+
+def _element(table, index: Interval | None):
+    """``table[index]``: the element, or for an index known only to a range the hull of those elements
+    (rows merged element by element); an index outside the table reads anything in it."""
+    if type(table) is not Table or not table.items:
+        return None
+    items = table.items
+    lo, hi = (0, len(items) - 1) if index is None else index
+    if lo < 0 or hi >= len(items):
+        lo, hi = 0, len(items) - 1
+    picked = items[lo : hi + 1]
+    if len(picked) == 1:
+        return _hull(picked[0]) if type(picked[0]) is not Table else picked[0]
+    if all(type(p) is Table for p in picked) and len({len(p.items) for p in picked}) == 1:
+        merged = []
+        for column in zip(*(p.items for p in picked), strict=True):
+            hulls = [_hull(c) for c in column]
+            merged.append(
+                None if any(h is None for h in hulls) else (min(h[0] for h in hulls), max(h[1] for h in hulls))
+            )
+        if all(m is not None for m in merged):
+            return Table(tuple(merged))
+    return _hull(Table(picked))
 
 
 def _equal(a: Expr, b: Expr, same: frozenset[tuple[str, str]]) -> bool:
@@ -281,6 +373,10 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
         return params_of(expr[2], locals_, depth + 1) | params_of(expr[3], locals_, depth + 1)
     if tag in ("min", "max", "between", "hull", "select"):
         return set().union(*(params_of(e, locals_, depth + 1) for e in expr[1:]))
+    if tag == "index":
+        return params_of(expr[1], locals_, depth + 1) | params_of(expr[2], locals_, depth + 1)
+    if tag == "first":
+        return set().union(*(params_of(e, locals_, depth + 1) for e in expr[2:]))
     if tag == "typed":
         return params_of(expr[1], locals_, depth + 1)
     if tag == "at":
@@ -308,7 +404,7 @@ def linear(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0
         return {}, expr[1]
     if tag == "param":
         return {expr: 1}, 0
-    if tag == "local":  # by name, not by its initializer: what the initializer read may have changed since
+    if tag in ("local", "at"):  # by name (or place), not by value: what it read may have changed since
         return {expr: 1}, 0
     if tag == "unary" and expr[1] in ("-", "+"):
         inner = linear(expr[2], locals_, depth + 1)
@@ -329,8 +425,8 @@ def substitute(fact: Linear, bindings: Mapping[str, Linear | None]) -> Linear | 
     """A form over a function's parameters rewritten over what a call passed for them (None where one of
     them was not passed as a linear form)."""
     out: Linear = ({}, fact[1])
-    for (kind, name), coeff in fact[0].items():
-        given = bindings.get(name) if kind == "param" else None
+    for var, coeff in fact[0].items():
+        given = bindings.get(var[1]) if var[0] == "param" else None
         if given is None:
             return None
         out = _add(out, _scale(given, coeff))

@@ -136,6 +136,9 @@ class InstanceWalker:
     _defs_used: set[str] = field(default_factory=set)  # locals read through ``_defs`` in this body
     _blocked: bool | set[str] = False  # True: no ``_defs`` in this body (a goto); else locals never in them
     _reassigned: frozenset[str] | None = None  # the locals ``_defs`` may hold in this body
+    _table_written: frozenset[str] = frozenset()  # arrays this body writes an element of
+    _global_tables: dict[str, Expr] = field(default_factory=dict)  # by USR
+    _passed: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # per body
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
         self._callees = {}
@@ -190,6 +193,7 @@ class InstanceWalker:
         returns_int = _is_integer(fn.result_type) or fn.result_type.get_canonical().kind == T.POINTER
         # straight-line values only for locals a statement reassigns (the others have one value anyway),
         # and none where a jump can enter a block in the middle
+        self._table_written = frozenset()
         self._reassigned = self._reassigned_locals(body) if body is not None else None
         self._blocked: bool | set[str] = not self._reassigned
         if self._blocked is False:
@@ -217,7 +221,7 @@ class InstanceWalker:
 
     def _walk_body(self, body, returns_int: bool, ranges: dict):
         self._splits, self._exit_memo, self._exprs, self._written_memo = {}, {}, {}, {}
-        self._targets, self._bound, self._merges = {}, {}, {}
+        self._targets, self._bound, self._merges, self._passed = {}, {}, {}, {}
         self._defs_used = set()
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()
@@ -392,12 +396,16 @@ class InstanceWalker:
         end = block.extent.end.line
         for stmt in block.get_children():
             here = defs
+            handed: frozenset[str] = _NOTHING
             if defs:
                 changed = self._written_names(stmt)
                 if changed & defs.keys():
-                    here = {k: v for k, v in defs.items() if k not in changed}
+                    handed, once = self._handed(stmt)
+                    here = {k: v for k, v in defs.items() if k not in changed or k in once}
             items.append((stmt, acc, here))
             self._defs = here
+            if stmt.kind == K.IF_STMT and here is not defs:
+                self._condition_defs(stmt, defs)
             if stmt.kind == K.IF_STMT:
                 acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
@@ -406,34 +414,68 @@ class InstanceWalker:
                 acc = self._after_statement(stmt, acc, end)
             if self._blocked is not True and stmt.kind not in _LABELS:
                 defs = self._after_defs(stmt, defs, here)
+                if handed & defs.keys():  # the callee may have written it
+                    defs = {k: v for k, v in defs.items() if k not in handed}
             elif stmt.kind in _LABELS:
                 defs = {}  # a jump can arrive here with anything
         stack.extend(reversed(items))
 
+    def _handed(self, stmt) -> tuple[frozenset[str], frozenset[str]]:
+        """The arrays ``stmt`` passes to a call, and of those the ones it names only once, as that argument,
+        outside any loop: their elements are still as declared when that call receives them."""
+        key = id(stmt)
+        found = self._passed.get(key)
+        if found is not None:
+            return found
+        passed: dict[str, int] = {}
+        named: dict[str, int] = {}
+        looped = False
+        stack = [stmt]
+        while stack:
+            node = stack.pop()
+            kind = node.kind
+            kids = node.children
+            if kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT):
+                looped = True
+            elif kind == K.CALL_EXPR:
+                for name in _arrays_passed(node):
+                    passed[name] = passed.get(name, 0) + 1
+            elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref.type):
+                named[ref.spelling] = named.get(ref.spelling, 0) + 1
+            stack.extend(kids)
+        once = () if looped else (n for n, k in passed.items() if k == 1 and named.get(n) == 1)
+        found = self._passed[key] = (frozenset(passed), frozenset(once))
+        return found
+
     def _after_defs(self, stmt, before: dict, here: dict) -> dict:
-        """The constants integer locals surely hold after ``stmt``: ``x = c;`` or ``T x = c;`` sets one; an
-        ``if`` whose branches each set it by one such statement (or leave it) gives ``select(cond, a, b)``
-        (``trans = none; if (leftside) trans = transpose;``); any other write forgets it."""
+        """The values integer locals surely hold after ``stmt``: ``x = e;`` or ``T x = e;`` sets one, as ``e`` at
+        that line (``jb = std::min(n - j, nb)``: what the loop condition says there holds for it); an ``if`` whose
+        branches each set it by one such statement (or leave it) gives ``select(cond, a, b)`` (``trans = none;
+        if (leftside) trans = transpose;``); a search loop leaves its variable at the first element that
+        stopped it; a constant table holds its elements until a call is given it; any other write forgets it."""
         kind = stmt.kind
         if kind == K.DECL_STMT:
             out = here
             for decl in stmt.get_children():
                 if decl.kind == K.VAR_DECL:
-                    value = self._initial_constant(decl)
+                    value = self._initial_value(decl)
                     if value is not None:
                         out = {**out, decl.spelling: value}
             return out
-        found = self._assigned_constant(stmt)
+        found = self._assigned_value(stmt, before)
         if found is not None:
             return {**here, found[0]: found[1]}
         if kind == K.IF_STMT:
             return {**here, **self._merged(stmt, before)}
+        if kind == K.FOR_STMT and (search := self._search_loop(stmt)) is not None:
+            return {**here, search[0]: search[1]}
         return here
 
     def _reassigned_locals(self, body) -> frozenset[str] | None:
-        """The locals some statement of ``body`` assigns with ``=`` (None when a goto or label can jump
-        into a block)."""
+        """The locals some statement of ``body`` assigns with ``=`` and the arrays it declares (None when a
+        goto or label can jump into a block); sets the arrays it writes an element of."""
         names: set[str] = set()
+        tables: set[str] = set()
         stack = [body]
         while stack:
             node = stack.pop()
@@ -441,28 +483,35 @@ class InstanceWalker:
             if kind in _JUMPS:
                 return None
             kids = node.children
-            if kind in (K.COMPOUND_STMT, K.IF_STMT):
-                for stmt in kids:
+            if kind == K.VAR_DECL and _is_array(node.type):
+                names.add(node.spelling)
+            elif kind in _WRITE_KINDS and (hit := self._target(node, kind)) is not None and _is_array(hit[1].type):
+                tables.add(hit[1].spelling)
+            if kind in (K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT):
+                for stmt in kids[:1] if kind == K.FOR_STMT else kids:
                     inner = _unwrap(stmt)
                     if inner.kind == K.BINARY_OPERATOR and (hit := self._target(inner, inner.kind)) and hit[0] == "=":
                         names.add(hit[1].spelling)
             stack.extend(kids)
+        self._table_written = frozenset(tables)
         return frozenset(names)
 
-    def _initial_constant(self, decl) -> Expr | None:
+    def _initial_value(self, decl) -> Expr | None:
         name = decl.spelling
-        if name not in self._reassigned or name in self._blocked or not _is_integer(decl.type):
+        if name in self._blocked or not _is_automatic(decl):
             return None
-        if not _is_automatic(decl):
+        if _is_array(decl.type):  # never assigned as a whole: its elements, until something may change them
+            return self._table_of(decl)
+        if name not in self._reassigned or not _is_integer(decl.type):
             return None
         init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
         if not init:
             return None
-        value = self._expr(init[-1], 0)
-        return value if _is_constant(value) else None
+        return _placed(decl.extent.start.line, self._expr(init[-1], 0))
 
-    def _assigned_constant(self, stmt) -> tuple[str, Expr] | None:
-        """``(name, value)`` for a statement ``x = c;`` with ``x`` an integer local and ``c`` constant."""
+    def _assigned_value(self, stmt, before: dict) -> tuple[str, Expr] | None:
+        """``(name, value)`` for a statement ``x = e;`` with ``x`` an integer local; ``e`` is read with the values
+        that hold ``before`` the statement (``blk = -blk`` negates the ``blk`` given earlier)."""
         node = _unwrap(stmt)
         if node.kind != K.BINARY_OPERATOR or (hit := self._target(node, node.kind)) is None or hit[0] != "=":
             return None
@@ -472,8 +521,63 @@ class InstanceWalker:
             return None
         if not _is_integer(ref.type) or not _is_automatic(ref):
             return None
-        value = self._expr(kids[1], 0)
-        return (name, value) if _is_constant(value) else None
+        saved = self._defs
+        changed = self._written_names(kids[1])
+        self._defs = {k: v for k, v in before.items() if k not in changed} if changed else before
+        try:
+            value = _placed(node.extent.start.line, self._expr(kids[1], 0))
+        finally:
+            self._defs = saved
+        return None if value is None else (name, value)
+
+    def _search_loop(self, loop) -> tuple[str, Expr] | None:
+        """``for (i = a; i < b; ++i) { if (c) break; }`` with ``i`` declared before it: after the loop ``i`` is
+        the first value in ``[a, b)`` for which ``c`` holds, else ``b`` (rocSOLVER's ``get_index`` finds a size's
+        row of a tuning table so)."""
+        kids = loop.children
+        if len(kids) != 4:
+            return None
+        init, cond, step, body = (_unwrap(k) for k in kids)
+        hit = self._target(init, init.kind) if init.kind == K.BINARY_OPERATOR else None
+        if hit is None or hit[0] != "=" or len(hit[2]) != 2:
+            return None
+        _, var, (_, start) = hit
+        name = var.spelling
+        if var.kind != K.VAR_DECL or not _is_integer(var.type) or not _is_automatic(var) or name in self._blocked:
+            return None
+        if cond.kind != K.BINARY_OPERATOR or _operator(cond, "Binary") != "<" or not _names(cond.children[0], var):
+            return None
+        if step.kind != K.UNARY_OPERATOR or _operator(step, "Unary") != "++" or not _names(step.children[0], var):
+            return None
+        stmts = body.children if body.kind == K.COMPOUND_STMT else [body]
+        if len(stmts) != 1 or stmts[0].kind != K.IF_STMT or len(stmts[0].children) != 2:
+            return None
+        test, then = stmts[0].children
+        then = then.children[0] if then.kind == K.COMPOUND_STMT and len(then.children) == 1 else then
+        if then.kind != K.BREAK_STMT or not test.kind.is_expression() or self._written_names(test):
+            return None
+        value = ("first", name, self._expr(start, 0), self._expr(cond.children[1], 0), self._expr(test, 0))
+        return name, _placed(loop.extent.start.line, value)
+
+    def _table_of(self, decl) -> Expr | None:
+        """A constant integer table declared here, when nothing writes it (a callee given it is handled by
+        ``_sequence``: the table holds for that call, and not after it)."""
+        if decl.spelling in self._table_written:
+            return None
+        return _constant_table(decl)
+
+    def _condition_defs(self, stmt, defs: dict) -> None:
+        """Reduces an ``if``'s condition with the values that hold before it, less what the condition itself
+        writes (``if (blk == 1) blk = ...`` reads the ``blk`` given before it); reductions are kept per node."""
+        split = self._split_if(stmt)
+        if split is None or not split[3]:
+            return
+        header = split[3]
+        written = set().union(*(self._written_names(h) for h in header))
+        saved = self._defs
+        self._defs = {k: v for k, v in defs.items() if k not in written}
+        self._expr(header[-1], 0)
+        self._defs = saved
 
     def _merged(self, stmt, before: dict) -> dict:
         key = (id(stmt), id(before))
@@ -499,7 +603,12 @@ class InstanceWalker:
             before_then = split[0][max(0, then_branch.extent.start.offset - 64) : then_branch.extent.start.offset]
             if _ELSE_BEFORE.search(before_then.rstrip()):
                 return {}
-        cond = self._expr(header[0], 0)
+        saved = self._defs
+        self._defs = before
+        try:
+            cond = self._expr(header[0], 0)  # what holds before the branches (the header writes nothing)
+        finally:
+            self._defs = saved
         out = {}
         for name in self._written_names(stmt):
             values = [self._branch_value(b, name, before) for b in (then_branch, else_branch)]
@@ -516,11 +625,15 @@ class InstanceWalker:
         setting = [s for s in stmts if name in self._written_names(s)]
         if len(setting) != 1:
             return None
-        found = self._assigned_constant(setting[0])
+        prior = before
+        for s in stmts[: stmts.index(setting[0])]:  # what the statements before it change no longer holds
+            if changed := self._written_names(s) & prior.keys():
+                prior = {k: v for k, v in prior.items() if k not in changed}
+        found = self._assigned_value(setting[0], prior)
         if found is not None and found[0] == name:
             return found[1]
         if setting[0].kind == K.IF_STMT:  # nested: if (side == left) { if (uplo == lower) shape = 0; else ... }
-            return self._merged(setting[0], before).get(name)
+            return self._merged(setting[0], prior).get(name)
         return None
 
     def _target(self, cur, kind):
@@ -565,6 +678,7 @@ class InstanceWalker:
                     names.add(hit[1].spelling)
             elif kind == K.CALL_EXPR:
                 names |= self._by_reference(cur)
+                names.update(_arrays_passed(cur))  # written through, for all we know
             memo[id(cur)] = frozenset(names) if names else _NOTHING
         return memo[id(node)]
 
@@ -811,6 +925,8 @@ class InstanceWalker:
             if ref.kind == K.VAR_DECL and (known := self._defs.get(ref.spelling)) is not None:
                 self._defs_used.add(ref.spelling)
                 return known
+            if ref.kind == K.VAR_DECL and not _is_automatic(ref) and _is_array(ref.type):
+                return self._global_table(ref)
             return ("param" if ref.kind == K.PARM_DECL else "local", ref.spelling)
         kids = list(c.get_children())
         if kind == K.BINARY_OPERATOR and len(kids) == 2:
@@ -834,13 +950,18 @@ class InstanceWalker:
             wanted = _is_integer(c.type) or (len(args) == 1 and c.type.get_canonical().kind == T.POINTER)
             if wanted and not fn.location.is_in_system_header and (usr := fn.get_usr()):
                 return ("call", usr, tuple(self._expr(a, depth + 1) for a in args[:_MAX_ARGS]))
-        if kind == K.ARRAY_SUBSCRIPT_EXPR and kids:
-            base = _unwrap(kids[0])
-            while base.kind == K.ARRAY_SUBSCRIPT_EXPR and (inner := next(base.get_children(), None)) is not None:
-                base = _unwrap(inner)
-            if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and ref.kind == K.VAR_DECL:
-                return ("local", ref.spelling)  # a constant table, read as the range of its elements
+        if kind == K.ARRAY_SUBSCRIPT_EXPR and len(kids) == 2:
+            base = self._expr(kids[0], depth + 1)
+            return _UNKNOWN if base == _UNKNOWN else ("index", base, self._expr(kids[1], depth + 1))
         return _UNKNOWN
+
+    def _global_table(self, var: ci.Cursor) -> Expr:
+        """A table outside any function whose elements are const: what it was initialised with."""
+        usr = var.get_usr()
+        if usr not in self._global_tables:
+            table = _constant_table(var) if _const_elements(var.type) else None
+            self._global_tables[usr] = table or ("local", var.spelling)
+        return self._global_tables[usr]
 
     def _text(self, c: ci.Cursor) -> str:
         f = c.extent.start.file
@@ -966,22 +1087,50 @@ _MAX_TABLE = 4096
 
 
 def _constant_table(decl: ci.Cursor) -> Expr | None:
-    """``("range", lo, hi)`` of a local array's initializer when every element is an integer constant."""
+    """``("table", elements)`` of an integer array initialised with constants, rows of a two-dimensional one
+    as nested tuples; elements the initializer leaves out are zero, as in C."""
     init = [ch for ch in decl.get_children() if ch.kind == K.INIT_LIST_EXPR]
     if len(init) != 1:
         return None
-    values: list[int] = []
-    stack = [init[0]]
-    while stack:
-        node = stack.pop()
-        if node.kind == K.INIT_LIST_EXPR:
-            stack.extend(node.get_children())
-            continue
-        value = evaluate_int(node)
-        if value is None or len(values) >= _MAX_TABLE:
+    count = [0]
+
+    def build(node: ci.Cursor, t: ci.Type):
+        size = t.get_array_size()
+        element = t.get_array_element_type()
+        if node.kind != K.INIT_LIST_EXPR:
             return None
-        values.append(value)
-    return ("range", min(values), max(values)) if values else None
+        out = []
+        for child in node.get_children():
+            if _is_array(element):
+                value = build(child, element)
+            else:
+                value = evaluate_int(child)
+                count[0] += 1
+            if value is None or count[0] > _MAX_TABLE:
+                return None
+            out.append(value)
+        if size > len(out):
+            if _is_array(element):
+                return None  # a row left out entirely: rare, not worth shaping
+            out += [0] * (size - len(out))
+        return tuple(out) if out and (size < 0 or size == len(out)) else None
+
+    try:
+        table = build(init[0], decl.type.get_canonical())
+    except ValueError:  # a type kind this libclang binding does not name
+        return None
+    return None if table is None else ("table", table)
+
+
+def _const_elements(t: ci.Type) -> bool:
+    """Whether an array's elements are const (``static constexpr int sizes[][N]``): nothing writes them."""
+    try:
+        t = t.get_canonical()
+        while t.kind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY):
+            t = t.get_array_element_type()
+        return t.is_const_qualified()
+    except ValueError:
+        return False
 
 
 def _is_array(t: ci.Type) -> bool:
@@ -1084,11 +1233,28 @@ def _is_automatic(var) -> bool:
     return parent is not None and parent.kind in _FUNCTIONS and var.storage_class != ci.StorageClass.STATIC
 
 
-def _is_constant(value: Expr) -> bool:
-    """A constant, or a choice between constants (what ``_merged`` builds)."""
-    if value[0] == "const":
-        return True
-    return value[0] == "select" and _is_constant(value[2]) and _is_constant(value[3])
+_MAX_PLACED = 256  # nodes in the value a local holds at a place; past it the value is forgotten
+
+
+def _placed(line: int, value: Expr) -> Expr | None:
+    """A local's value as given at ``line``: a constant as itself, anything else as ``("at", line, value)`` (its
+    relations are those that hold there); None for what is unknown or too large to carry (a chain of
+    ``x = f(x)`` would grow it at each step)."""
+    if value == _UNKNOWN:
+        return None
+    if value[0] == "const" or (value[0] == "select" and value[1][0] == "const"):
+        return value
+    budget = [_MAX_PLACED]
+
+    def fits(e) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        return all(fits(x) for x in e if type(x) is tuple and x and type(x[0]) is str) if type(e) is tuple else True
+
+    if not fits(value):
+        return None
+    return value if value[0] in ("at", "table") else ("at", line, value)
 
 
 def _bound_to_reference(call) -> frozenset[str]:
@@ -1115,6 +1281,17 @@ def _bound_to_reference(call) -> frozenset[str]:
         elif ptype.kind == T.INVALID and fn.type.kind != T.FUNCTIONNOPROTO:
             names.add(var.spelling)  # past the declared parameters (a C variadic): unknown
     return frozenset(names)
+
+
+def _arrays_passed(call) -> list[str]:
+    """The arrays a call is given as arguments (each decays to a pointer the callee may write through)."""
+    out = []
+    for arg in call.children[1:]:
+        inner = _unwrap(arg)
+        ref = inner.referenced if inner.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.VAR_DECL and _is_array(ref.type):
+            out.append(ref.spelling)
+    return out
 
 
 def _has_goto(node: ci.Cursor) -> bool:

@@ -196,6 +196,9 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> 
             iv = out_values[param]
             if iv[0] == iv[1] or iv[1] - iv[0] > 2**32:
                 continue
+            ends = [_decides(expr, {**out_values, param: (v, v)}, out_locals, calls, same) for v in iv]
+            if ends == [None, None]:
+                continue  # undecided at both ends: splitting this one is unlikely to decide anything
             kept = _cases(expr, want, param, out_values, out_locals, calls, same)
             if not kept:
                 return (None, None)
@@ -205,6 +208,10 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> 
     if out_values is values and out_locals is locals_:
         return None
     return out_values, out_locals
+
+
+def _decides(expr: Expr, values: dict, locals_: dict, calls, same: Aliases) -> bool | None:
+    return truthiness(interval(expr, values, locals_, 0, calls, same=same))
 
 
 def _cases(expr: Expr, want: bool, param: str, values: dict, locals_: dict, calls, same: Aliases) -> list[Interval]:
@@ -618,7 +625,10 @@ class LivenessAnalyser:
         if expr[0] != "binary" or expr[1] not in ("==", "!=") or (expr[1] == "==") != want:
             return None
         side, const = (expr[2], expr[3]) if expr[3][0] == "const" else (expr[3], expr[2])
-        if const[0] != "const" or side[0] != "local" or (value := locals_.get(side[1])) is None:
+        if const[0] != "const" or side[0] not in ("local", "at"):
+            return None
+        value = side if side[0] == "at" else locals_.get(side[1])
+        if value is None:
             return None
         if value[0] == "typed":
             value = value[1]

@@ -205,6 +205,7 @@ class InstanceWalker:
                 break
             self._blocked = self._blocked | escaped  # its address escapes: any call may change it
         returns, writes, calls, decided, bodies, bodiless, written, locals_, assigned, updates, ranges, _ = walked
+        written |= self._table_written
         inst = Instance(
             usr=fn.get_usr(),
             pattern=(tpl.get_usr() if (tpl := _primary_template(fn)) is not None else ""),
@@ -476,6 +477,8 @@ class InstanceWalker:
         goto or label can jump into a block); sets the arrays it writes an element of."""
         names: set[str] = set()
         tables: set[str] = set()
+        named: dict[str, int] = {}  # references to each array
+        read: dict[str, int] = {}  # of them, those that index it or pass it to a call
         stack = [body]
         while stack:
             node = stack.pop()
@@ -487,13 +490,23 @@ class InstanceWalker:
                 names.add(node.spelling)
             elif kind in _WRITE_KINDS and (hit := self._target(node, kind)) is not None and _is_array(hit[1].type):
                 tables.add(hit[1].spelling)
+            elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref.type):
+                named[ref.spelling] = named.get(ref.spelling, 0) + 1
+            elif kind == K.CALL_EXPR:
+                for name in _arrays_passed(node):
+                    read[name] = read.get(name, 0) + 1
+            elif kind == K.ARRAY_SUBSCRIPT_EXPR and kids:
+                base = _unwrap(kids[0])
+                if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and _is_array(ref.type):
+                    read[ref.spelling] = read.get(ref.spelling, 0) + 1
             if kind in (K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT):
                 for stmt in kids[:1] if kind == K.FOR_STMT else kids:
                     inner = _unwrap(stmt)
                     if inner.kind == K.BINARY_OPERATOR and (hit := self._target(inner, inner.kind)) and hit[0] == "=":
                         names.add(hit[1].spelling)
             stack.extend(kids)
-        self._table_written = frozenset(tables)
+        # an array named any other way (``int* p = table;``) may be written through what it was given to
+        self._table_written = frozenset(tables | {n for n, k in named.items() if k > read.get(n, 0)})
         return frozenset(names)
 
     def _initial_value(self, decl) -> Expr | None:

@@ -232,17 +232,24 @@ def _cases(expr: Expr, want: bool, param: str, values: dict, locals_: dict, call
     return kept
 
 
-def _reads_lookup(expr: Expr, locals_: dict, depth: int = 0) -> bool:
+def _reads_lookup(expr: Expr, locals_: dict) -> bool:
     """Whether ``expr`` reads a function's result or a table element, also through the locals it reads."""
-    if depth > 12:
-        return False
-    tag = expr[0]
-    if tag in ("call", "index", "first"):
-        return True
-    if tag == "local":
-        value = locals_.get(expr[1])
-        return value is not None and _reads_lookup(value, locals_, depth + 1)
-    return any(type(e) is tuple and e and type(e[0]) is str and _reads_lookup(e, locals_, depth + 1) for e in expr[1:])
+    seen: set[int] = set()
+    stack = [(expr, 0)]
+    while stack:
+        e, depth = stack.pop()
+        if id(e) in seen or depth > 12:
+            continue
+        seen.add(id(e))
+        tag = e[0]
+        if tag in ("call", "index", "first"):
+            return True
+        if tag == "local":
+            if (value := locals_.get(e[1])) is not None:
+                stack.append((value, depth + 1))
+            continue
+        stack.extend((x, depth + 1) for x in e[1:] if type(x) is tuple and x and type(x[0]) is str)
+    return False
 
 
 Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]

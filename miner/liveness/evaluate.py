@@ -194,10 +194,15 @@ class _Interval:
             init = self.locals_.get(name)
             value = self.memo[name] = None if init is None else self.raw(init, d, UNPLACED)
             return value
-        if tag == "at":
+        if tag == "at":  # a value given at a place does not depend on where it is read: once per evaluation
+            key = id(expr)
+            if key in self.memo:
+                return self.memo[key]
+            self.memo[key] = None
             found = self.raw(expr[2], d, expr[1])
             if self.over and (bound := self.over.get(expr)) is not None and type(found) is not Table:
                 found = meet(found, bound) if found is not None else bound
+            self.memo[key] = found
             return found
         if tag == "table":
             return _table(expr[1])
@@ -361,32 +366,35 @@ def meet(a: Interval | None, b: Interval | None) -> Interval | None:
 
 
 def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0) -> set[str]:
-    """The parameters an expression reads, through the initializers of the locals it reads."""
-    tag = expr[0]
-    if tag == "param":
-        return {expr[1]}
-    if tag == "local" and depth < _MAX_DEPTH and (init := (locals_ or {}).get(expr[1])) is not None:
-        return params_of(init, locals_, depth + 1)
-    if tag == "unary":
-        return params_of(expr[2], locals_, depth + 1)
-    if tag == "binary":
-        return params_of(expr[2], locals_, depth + 1) | params_of(expr[3], locals_, depth + 1)
-    if tag in ("min", "max", "between", "hull", "select"):
-        return set().union(*(params_of(e, locals_, depth + 1) for e in expr[1:]))
-    if tag == "index":
-        return params_of(expr[1], locals_, depth + 1) | params_of(expr[2], locals_, depth + 1)
-    if tag == "first":
-        return set().union(*(params_of(e, locals_, depth + 1) for e in expr[2:]))
-    if tag == "typed":
-        return params_of(expr[1], locals_, depth + 1)
-    if tag == "at":
-        return params_of(expr[2], locals_, depth + 1)
-    if tag == "grow":
-        parts = [expr[1], *(amount for _, amount in expr[2:])]
-        return set().union(*(params_of(e, locals_, depth + 1) for e in parts))
-    if tag == "call":
-        return set().union(*(params_of(e, locals_, depth + 1) for e in expr[2]))
-    return set()
+    """The parameters an expression reads, through the initializers of the locals it reads. A value shared by
+    several parts of an expression (``select(blk < 0, -blk, blk)`` holds the same ``blk`` three times) is
+    visited once."""
+    out: set[str] = set()
+    seen: set[int] = set()
+    locals_ = locals_ or {}
+    stack = [(expr, depth)]
+    while stack:
+        e, d = stack.pop()
+        if id(e) in seen or d > _MAX_DEPTH * 4:
+            continue
+        seen.add(id(e))
+        tag = e[0]
+        if tag == "param":
+            out.add(e[1])
+        elif tag == "local":
+            if (init := locals_.get(e[1])) is not None:
+                stack.append((init, d + 1))
+        elif tag == "call":
+            stack.extend((a, d + 1) for a in e[2])
+        elif tag == "grow":
+            stack.append((e[1], d + 1))
+            stack.extend((amount, d + 1) for _, amount in e[2:])
+        elif tag in _NESTING:
+            stack.extend((x, d + 1) for x in e[1:] if type(x) is tuple and x and type(x[0]) is str)
+    return out
+
+
+_NESTING = frozenset({"unary", "binary", "min", "max", "between", "hull", "select", "index", "first", "typed", "at"})
 
 
 # ---------------------------------------------------------------------- relations between variables

@@ -396,30 +396,41 @@ class InstanceWalker:
         acc: tuple[Guard, ...] | None = guards
         end = block.extent.end.line
         for stmt in block.get_children():
-            here = defs
-            handed: frozenset[str] = _NOTHING
-            if defs:
-                changed = self._written_names(stmt)
-                if changed & defs.keys():
-                    handed, once = self._handed(stmt)
-                    here = {k: v for k, v in defs.items() if k not in changed or k in once}
+            here, after = self._advance(stmt, defs)
             items.append((stmt, acc, here))
             self._defs = here
-            if stmt.kind == K.IF_STMT and here is not defs:
-                self._condition_defs(stmt, defs)
             if stmt.kind == K.IF_STMT:
                 acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
                     break
             if stmt.kind in (K.WHILE_STMT, K.IF_STMT):
                 acc = self._after_statement(stmt, acc, end)
-            if self._blocked is not True and stmt.kind not in _LABELS:
-                defs = self._after_defs(stmt, defs, here)
-                if handed & defs.keys():  # the callee may have written it
-                    defs = {k: v for k, v in defs.items() if k not in handed}
-            elif stmt.kind in _LABELS:
-                defs = {}  # a jump can arrive here with anything
+            defs = after
         stack.extend(reversed(items))
+
+    def _advance(self, stmt, defs: dict) -> tuple[dict, dict]:
+        """What holds while ``stmt`` runs (less what it writes, except a table it hands to one call) and after
+        it (``_after_defs``; a table a call was given no longer holds; after a label, nothing does)."""
+        here = defs
+        handed: frozenset[str] = _NOTHING
+        if defs:
+            changed = self._written_names(stmt)
+            if changed & defs.keys():
+                handed, once = self._handed(stmt)
+                here = {k: v for k, v in defs.items() if k not in changed or k in once}
+        if stmt.kind in _LABELS:
+            return here, {}  # a jump can arrive here with anything
+        if self._blocked is True:
+            return here, here
+        if stmt.kind == K.IF_STMT and here is not defs:
+            saved = self._defs
+            self._defs = here
+            self._condition_defs(stmt, defs)
+            self._defs = saved
+        after = self._after_defs(stmt, defs, here)
+        if handed & after.keys():  # the callee may have written it
+            after = {k: v for k, v in after.items() if k not in handed}
+        return here, after
 
     def _handed(self, stmt) -> tuple[frozenset[str], frozenset[str]]:
         """The arrays ``stmt`` passes to a call, and of those the ones it names only once, as that argument,
@@ -536,6 +547,8 @@ class InstanceWalker:
             return None
         saved = self._defs
         changed = self._written_names(kids[1])
+        if changed:
+            changed = changed - self._handed(kids[1])[1]  # a table handed to one call holds for that call
         self._defs = {k: v for k, v in before.items() if k not in changed} if changed else before
         try:
             value = _placed(node.extent.start.line, self._expr(kids[1], 0))
@@ -639,9 +652,8 @@ class InstanceWalker:
         if len(setting) != 1:
             return None
         prior = before
-        for s in stmts[: stmts.index(setting[0])]:  # what the statements before it change no longer holds
-            if changed := self._written_names(s) & prior.keys():
-                prior = {k: v for k, v in prior.items() if k not in changed}
+        for s in stmts[: stmts.index(setting[0])]:  # as the branch's own sequence will see it
+            prior = self._advance(s, prior)[1]
         found = self._assigned_value(setting[0], prior)
         if found is not None and found[0] == name:
             return found[1]

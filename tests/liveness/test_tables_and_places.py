@@ -1,7 +1,7 @@
 """Block sizes chosen from tuning tables, and the values locals hold where they are read.
 
 rocSOLVER picks its block sizes from two-dimensional tables searched by interval (``size[get_index(rows,
-M, m)][get_index(cols, N, n)]``), hands its own trsm to rocBLAS only where the table says 0, and computes
+M, m)][get_index(cols, N, n)]``, a table per branch of ``if (ISBATCHED)``), hands its own trsm to rocBLAS only where the table says 0, and computes
 a panel width once per loop iteration (``jb = std::min(n - j, nb)`` under ``while (j < n - nb)``). Each
 pattern has a twin where the fact does not hold, which must stay live."""
 
@@ -35,21 +35,35 @@ void library_trsm(int m, int n)
     else library_trsm_large();
 }
 void own_kernels() {}
+template <bool BATCHED>
 int blksize(int m, int n)
 {
-    int M = 2;
-    int N = 3;
-    int rows[] = {40, 176};
-    int cols[] = {448, 768, 7680};
-    int size[][4] = {TABLE};
-    int blk = size[get_index(rows, M, m)][get_index(cols, N, n)];
+    int blk;
+    if(BATCHED)
+    {
+        int M = 2;
+        int N = 3;
+        int rows[] = {40, 176};
+        int cols[] = {448, 768, 7680};
+        int size[][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+        blk = size[get_index(rows, M, m)][get_index(cols, N, n)];
+    }
+    else
+    {
+        int M = 2;
+        int N = 3;
+        int rows[] = {40, 176};
+        int cols[] = {448, 768, 7680};
+        int size[][4] = {TABLE};
+        blk = size[get_index(rows, M, m)][get_index(cols, N, n)];
+    }
     if(blk == 1)
         blk = std::min(m, 512);
     return blk;
 }
 int trsm(int m, int n)
 {
-    int blk = blksize(m, n);
+    int blk = blksize<false>(m, n);
     if(blk == 0)
         library_trsm(m, n);
     else

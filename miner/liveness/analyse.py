@@ -173,12 +173,13 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> 
     (``if (blk == 0) return`` with ``blk`` from a table of ``0, 32, 64``); and, for a guard that reads a
     function's result or a table, each parameter it reads narrowed to the values for which it can go this
     way, found by splitting the parameter's range until each part decides the guard (``blk == 0`` with
-    ``blk = size[row(m)][column(n)]`` and ``m = 180`` holds only for ``n > 7680``). (values, locals) after
-    it, ``(None, None)`` when no value makes it go this way, None when nothing is learnt."""
+    ``blk = size[row(m)][column(n)]`` and ``m = 180`` holds only for ``n > 7680``). The bounds learnt, as
+    (variable, interval) pairs for ``_bounded``; None when no value makes it go this way."""
     expr, want = guard.expr, guard.want
     while expr[0] == "unary" and expr[1] == "!":
         expr, want = expr[2], not want
     out_values, out_locals = values, locals_
+    learnt: list[tuple[Expr, Interval]] = []
     excluded = None
     if expr[0] == "binary" and expr[1] in ("==", "!=") and (expr[1] == "!=") == want:
         side, const = (expr[2], expr[3]) if expr[3][0] == "const" else (expr[3], expr[2])
@@ -190,7 +191,8 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> 
         side, c = excluded
         iv = interval(side, values, locals_, 0, calls, same=same)
         if iv is not None and iv[0] != iv[1] and c in iv:
-            out_values, out_locals = _bounded(side, (c + 1, iv[1]) if iv[0] == c else (iv[0], c - 1), values, locals_)
+            learnt.append((side, (c + 1, iv[1]) if iv[0] == c else (iv[0], c - 1)))
+            out_values, out_locals = _bounded(*learnt[-1], values, locals_)
     if _reads_lookup(expr, locals_):
         for param in sorted(params_of(expr, locals_) & out_values.keys()):
             iv = out_values[param]
@@ -201,13 +203,12 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> 
                 continue  # undecided at both ends: splitting this one is unlikely to decide anything
             kept = _cases(expr, want, param, out_values, out_locals, calls, same)
             if not kept:
-                return (None, None)
+                return None
             hull = (min(k[0] for k in kept), max(k[1] for k in kept))
             if hull != iv:
+                learnt.append((("param", param), hull))
                 out_values = {**out_values, param: hull}
-    if out_values is values and out_locals is locals_:
-        return None
-    return out_values, out_locals
+    return tuple(learnt)
 
 
 def _decides(expr: Expr, values: dict, locals_: dict, calls, same: Aliases) -> bool | None:
@@ -376,6 +377,7 @@ class LivenessAnalyser:
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
         self._compared_of: dict[int, Aliases] = {}
         self._written_of: dict[int, dict[str, list[int]]] = {}
+        self._refinements: dict[tuple, object] = {}  # what an undecided guard teaches, by the values it reads
 
     # ------------------------------------------------------------------ nodes
 
@@ -480,7 +482,9 @@ class LivenessAnalyser:
                 continue
             per_guard = self._facts(inst, index, locals_, variant)
             at_call = [facts if _at(call.line, g) else [] for g, facts in zip(call.guards, per_guard, strict=True)]
-            path_conds, dead, vals, locs = self._guards(call, values, locals_, calls, at_call, same, memos)
+            path_conds, dead, vals, locs = self._guards(
+                call, values, locals_, calls, at_call, same, memos, self._refinements
+            )
             target = self._instance(call.target, variant) if dead is None else None
             relate = self._relations(call, per_guard, vals, locs, calls)
             recipe = (
@@ -682,6 +686,7 @@ class LivenessAnalyser:
         per_guard: list[list[Linear]],
         same: Aliases = frozenset(),
         memos: dict | None = None,
+        refinements: dict | None = None,
     ):
         """(runtime conditions, None, values, locals) when the call can happen, else (_, (condition text,
         line, the parameters that decided it), _, _). Each guard is evaluated under what the guards before
@@ -697,9 +702,23 @@ class LivenessAnalyser:
             found = decided.get(id(guard), _UNDECIDED)  # calls after the same early exit share its guard
             if found is _UNDECIDED:
                 holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
-                refined = _refine(guard, values, locals_, calls, same) if holds is None else None
-                if refined is not None and refined[0] is None:
+                learnt: tuple | None = ()
+                if holds is None and refinements is not None:
+                    reads_key = (id(guard), id(locals_))
+                    reads = refinements.get(reads_key)
+                    if reads is None:
+                        reads = refinements[reads_key] = (tuple(sorted(params_of(guard.expr, locals_))), locals_)
+                    key = (id(guard), id(locals_), same, tuple(values.get(p) for p in reads[0]))
+                    learnt = refinements.get(key, _UNDECIDED)
+                    if learnt is _UNDECIDED:
+                        learnt = refinements[key] = _refine(guard, values, locals_, calls, same)
+                if learnt is None:
                     holds = not guard.want  # no value of the arguments makes it go this way
+                refined = None
+                if learnt:
+                    refined = values, locals_
+                    for var, iv in learnt:
+                        refined = _bounded(var, iv, *refined)
                 found = decided[id(guard)] = (holds, refined)
             holds, refined = found
             if holds is not None and holds != guard.want:

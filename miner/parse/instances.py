@@ -51,6 +51,8 @@ _NOTHING: frozenset[str] = frozenset()
 _LABELS = {K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT}
 _JUMPS = {K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.LABEL_STMT}
 _MAX_EXPR_DEPTH = 8
+_ASSIGN_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR}
+_COMPOUND_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
 
 
@@ -513,7 +515,7 @@ class InstanceWalker:
             if kind in (K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT):
                 for stmt in kids[:1] if kind == K.FOR_STMT else kids:
                     inner = _unwrap(stmt)
-                    if inner.kind == K.BINARY_OPERATOR and (hit := self._target(inner, inner.kind)) and hit[0] == "=":
+                    if inner.kind in _ASSIGN_KINDS and (hit := self._target(inner, inner.kind)) and hit[0] in _ASSIGNS:
                         names.add(hit[1].spelling)
             stack.extend(kids)
         # an array named any other way (``int* p = table;``) may be written through what it was given to
@@ -534,10 +536,13 @@ class InstanceWalker:
         return _placed(decl.extent.start.line, self._expr(init[-1], 0))
 
     def _assigned_value(self, stmt, before: dict) -> tuple[str, Expr] | None:
-        """``(name, value)`` for a statement ``x = e;`` with ``x`` an integer local; ``e`` is read with the values
-        that hold ``before`` the statement (``blk = -blk`` negates the ``blk`` given earlier)."""
+        """``(name, value)`` for a statement ``x = e;`` (or ``x op= e;``, which is ``x = x op e``) with ``x`` an
+        integer local; ``e`` is read with the values that hold ``before`` the statement (``blk = -blk`` negates
+        the ``blk`` given earlier, ``blk *= dim`` multiplies it)."""
         node = _unwrap(stmt)
-        if node.kind != K.BINARY_OPERATOR or (hit := self._target(node, node.kind)) is None or hit[0] != "=":
+        if node.kind not in _ASSIGN_KINDS or (hit := self._target(node, node.kind)) is None:
+            return None
+        if hit[0] not in _ASSIGNS or (hit[0] != "=" and hit[0][:-1] not in _COMPOUND_OPS):
             return None
         _, ref, kids = hit
         name = ref.spelling
@@ -551,7 +556,10 @@ class InstanceWalker:
             changed = changed - self._handed(kids[1])[1]  # a table handed to one call holds for that call
         self._defs = {k: v for k, v in before.items() if k not in changed} if changed else before
         try:
-            value = _placed(node.extent.start.line, self._expr(kids[1], 0))
+            value = self._expr(kids[1], 0)
+            if hit[0] != "=":
+                value = ("binary", hit[0][:-1], before.get(name, ("local", name)), value)
+            value = _placed(node.extent.start.line, value)
         finally:
             self._defs = saved
         return None if value is None else (name, value)
@@ -1244,7 +1252,7 @@ def _assigns_at_top(branch) -> bool:
     the branches of an ``if`` that is one."""
     stmts = branch.children if branch.kind == K.COMPOUND_STMT else [branch]
     return any(
-        _unwrap(s).kind == K.BINARY_OPERATOR or (s.kind == K.IF_STMT and any(_assigns_at_top(c) for c in s.children))
+        _unwrap(s).kind in _ASSIGN_KINDS or (s.kind == K.IF_STMT and any(_assigns_at_top(c) for c in s.children))
         for s in stmts
     )
 

@@ -167,15 +167,23 @@ void panel(int m)
 }
 int getrf_blksize(int dim, bool pivot)
 {
-    int sizes[] = {0, 32, 64};
-    int npvt[] = {0, -32, -64};
+    int sizes[] = {0, 1, 64};
+    int npvt[] = {0, -1, -64};
     int intervals[] = {64, 512};
-    int blk = pivot ? sizes[get_index(intervals, 2, dim)] : npvt[get_index(intervals, 2, dim)];
+    int blk;
+    if(pivot)
+        blk = sizes[get_index(intervals, 2, dim)];
+    else
+        blk = npvt[get_index(intervals, 2, dim)];
+    if(blk == 1 || blk == -1)
+        blk *= dim;
     return blk;
 }
 void unblocked() {}
 int getrf(int m, int n, bool pivot)
 {
+    if(m <= 0 || n <= 0)
+        return 0;
     int dim = std::min(m, n);
     int blk = getrf_blksize(dim, pivot);
     EARLY_EXIT
@@ -203,8 +211,8 @@ int not_pivoting(int m, int n) { return getrf(m, n, false); }
     ("exit", "zero_width"), [("if(blk == 0) { unblocked(); return 0; }", "dead"), ("unblocked();", "live")]
 )
 def test_a_negated_block_size_after_an_early_exit_is_positive(tmp_path, entry, exit, zero_width):
-    """``blk`` is 0, 32 or 64 (pivoting) or 0, -32 or -64; after ``if (blk == 0) return`` and ``if (blk < 0)
-    blk = -blk`` it is 32 or 64, so each panel is at least one column wide."""
+    """``blk`` is 0, 64 or ``1 * dim`` (pivoting) or 0, -64 or ``-1 * dim`` (``blk *= dim``); after ``if (blk ==
+    0) return`` and ``if (blk < 0) blk = -blk`` it is positive, so each panel is at least one column wide."""
     live, dead = walk(tmp_path, OUTER.replace("EARLY_EXIT", exit), entry)
     assert "panel_kernel" in live
     assert verdict("zero_width_kernel", live, dead) == zero_width

@@ -167,11 +167,11 @@ def _bounded(var: Expr, iv: Interval, values: dict, locals_: dict) -> tuple[dict
 _MAX_SPLITS = 96  # evaluations of one guard per parameter while narrowing it by cases
 
 
-def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> tuple | None:
+def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases, lookup=lambda usr: True) -> tuple | None:
     """What taking an undecided ``guard``'s way says about the values it reads, beyond linear relations:
     a value known to be in ``[lo, hi]`` that the guard says is not ``lo`` (or ``hi``) is in ``[lo + 1, hi]``
     (``if (blk == 0) return`` with ``blk`` from a table of ``0, 32, 64``); and, for a guard that reads a
-    function's result or a table, each parameter it reads narrowed to the values for which it can go this
+    table, directly or through a function that reads one (``lookup``), each parameter it reads narrowed to the values for which it can go this
     way, found by splitting the parameter's range until each part decides the guard (``blk == 0`` with
     ``blk = size[row(m)][column(n)]`` and ``m = 180`` holds only for ``n > 7680``). The bounds learnt, as
     (variable, interval) pairs for ``_bounded``; None when no value makes it go this way."""
@@ -193,7 +193,7 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases) -> 
         if iv is not None and iv[0] != iv[1] and c in iv:
             learnt.append((side, (c + 1, iv[1]) if iv[0] == c else (iv[0], c - 1)))
             out_values, out_locals = _bounded(*learnt[-1], values, locals_)
-    if _reads_lookup(expr, locals_):
+    if _reads_lookup(expr, locals_, lookup):
         for param in sorted(params_of(expr, locals_) & out_values.keys()):
             iv = out_values[param]
             if iv[0] == iv[1] or iv[1] - iv[0] > 2**32:
@@ -233,8 +233,9 @@ def _cases(expr: Expr, want: bool, param: str, values: dict, locals_: dict, call
     return kept
 
 
-def _reads_lookup(expr: Expr, locals_: dict) -> bool:
-    """Whether ``expr`` reads a function's result or a table element, also through the locals it reads."""
+def _reads_lookup(expr: Expr, locals_: dict, lookup=lambda usr: True) -> bool:
+    """Whether ``expr`` reads a table element, or the result of a function ``lookup`` says reads one, also
+    through the locals it reads."""
     seen: set[int] = set()
     stack = [(expr, 0)]
     while stack:
@@ -243,7 +244,7 @@ def _reads_lookup(expr: Expr, locals_: dict) -> bool:
             continue
         seen.add(id(e))
         tag = e[0]
-        if tag in ("call", "index", "first"):
+        if tag in ("index", "first") or (tag == "call" and lookup(e[1])):
             return True
         if tag == "local":
             if (value := locals_.get(e[1])) is not None:
@@ -377,7 +378,8 @@ class LivenessAnalyser:
         self._facts_of: dict[tuple[int, int], list[list[Linear]]] = {}
         self._compared_of: dict[int, Aliases] = {}
         self._written_of: dict[int, dict[str, list[int]]] = {}
-        self._refinements: dict[tuple, object] = {}  # what an undecided guard teaches, by the values it reads
+        self._refinements: dict[tuple, object] = {}
+        self._table_readers: dict[tuple[str, str], bool] = {}  # what an undecided guard teaches, by the values it reads
 
     # ------------------------------------------------------------------ nodes
 
@@ -483,7 +485,7 @@ class LivenessAnalyser:
             per_guard = self._facts(inst, index, locals_, variant)
             at_call = [facts if _at(call.line, g) else [] for g, facts in zip(call.guards, per_guard, strict=True)]
             path_conds, dead, vals, locs = self._guards(
-                call, values, locals_, calls, at_call, same, memos, self._refinements
+                call, values, locals_, calls, at_call, same, memos, self._refinements, self._lookups_for(variant)
             )
             target = self._instance(call.target, variant) if dead is None else None
             relate = self._relations(call, per_guard, vals, locs, calls)
@@ -592,6 +594,31 @@ class LivenessAnalyser:
         typed = {name: (lo, hi) for name, lo, hi in inst.ranges if name in inst.params and name not in values}
         return {**typed, **values} if typed else values
 
+    def _lookups_for(self, variant: str):
+        def lookup(usr: str) -> bool:
+            return self._reads_table(usr, variant)
+
+        return lookup
+
+    def _reads_table(self, usr: str, variant: str, depth: int = 0) -> bool:
+        """Whether what ``usr`` returns reads a table element, itself or through the functions it returns the
+        results of (``rocsolver_trsm_blksize``; not ``rocblas_internal_trsm_use_substitution``): only such a
+        guard is worth splitting a parameter's range for."""
+        key = (usr, variant)
+        found = self._table_readers.get(key)
+        if found is not None:
+            return found
+        self._table_readers[key] = False  # a recursion reads no table of its own
+        inst = self._instance(usr, variant)
+        found = False
+        if inst is not None and inst.returns and depth < _MAX_SUMMARY_DEPTH:
+            locals_ = self._locals(inst)
+            found = any(
+                _reads_lookup(r, locals_, lambda u: self._reads_table(u, variant, depth + 1)) for r, _ in inst.returns
+            )
+        self._table_readers[key] = found
+        return found
+
     def _results_for(self, variant: str):
         def result(usr: str, args: tuple[Interval | None, ...]) -> Interval | None:
             return self._result(usr, args, variant)
@@ -687,6 +714,7 @@ class LivenessAnalyser:
         same: Aliases = frozenset(),
         memos: dict | None = None,
         refinements: dict | None = None,
+        lookup=lambda usr: True,
     ):
         """(runtime conditions, None, values, locals) when the call can happen, else (_, (condition text,
         line, the parameters that decided it), _, _). Each guard is evaluated under what the guards before
@@ -711,7 +739,7 @@ class LivenessAnalyser:
                     key = (id(guard), id(locals_), same, tuple(values.get(p) for p in reads[0]))
                     learnt = refinements.get(key, _UNDECIDED)
                     if learnt is _UNDECIDED:
-                        learnt = refinements[key] = _refine(guard, values, locals_, calls, same)
+                        learnt = refinements[key] = _refine(guard, values, locals_, calls, same, lookup)
                 if learnt is None:
                     holds = not guard.want  # no value of the arguments makes it go this way
                 refined = None

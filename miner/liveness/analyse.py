@@ -224,7 +224,7 @@ def _cases(expr: Expr, want: bool, param: str, values: dict, locals_: dict, call
     while todo:
         part = todo.pop()
         budget -= 1
-        held = truthiness(interval(expr, {**values, param: part}, locals_, 0, calls, same=same))
+        held = _decides(expr, {**values, param: part}, locals_, calls, same)
         if held is None and part[0] < part[1] and budget > 0:
             mid = (part[0] + part[1]) // 2
             todo += [(mid + 1, part[1]), (part[0], mid)]

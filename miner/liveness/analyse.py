@@ -80,7 +80,9 @@ def _join(a: dict[str, _Binding], b: dict[str, _Binding]) -> dict[str, _Binding]
 
 def _widen(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Binding]:
     """Each parameter bound in both: the hull's interval if it holds the new one, else the hull of both
-    with each bound that grew moved out to the next type boundary."""
+    with each bound that grew moved out to the next integer type boundary; one that grew past the last
+    boundary (an offset summed along a recursion) is dropped. A bound moves through finitely many
+    boundaries, so a walk's contexts for an instance settle."""
     out = {}
     for k in hull.keys() & new.keys():
         (hlo, hhi), (nlo, nhi) = hull[k].value, new[k].value
@@ -89,17 +91,9 @@ def _widen(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Bi
             continue
         lo = hlo if nlo >= hlo else _boundary_below(nlo)
         hi = hhi if nhi <= hhi else _boundary_above(nhi)
-        out[k] = _Binding((lo, hi), "several callers")
+        if lo is not None and hi is not None:
+            out[k] = _Binding((lo, hi), "several callers")
     return out
-
-
-def _settled(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Binding]:
-    """The parameters whose new value the hull already holds, at the hull's value."""
-    return {
-        k: hull[k]
-        for k in hull.keys() & new.keys()
-        if hull[k].value[0] <= new[k].value[0] <= new[k].value[1] <= hull[k].value[1]
-    }
 
 
 def _within(inner: Interval, outer: Interval) -> bool:
@@ -110,14 +104,14 @@ _LANDMARKS = sorted({0, *(s * (2**b + d) for s in (1, -1) for b in (15, 16, 31, 
 _EXACT_UP_TO = 2**20
 
 
-def _boundary_below(v: int) -> int:
-    """The largest integer type boundary at or below ``v``."""
-    return max((m for m in _LANDMARKS if m <= v), default=v)
+def _boundary_below(v: int) -> int | None:
+    """The largest integer type boundary at or below ``v``; None below the last."""
+    return max((m for m in _LANDMARKS if m <= v), default=None)
 
 
-def _boundary_above(v: int) -> int:
-    """The smallest integer type boundary at or above ``v``."""
-    return min((m for m in _LANDMARKS if m >= v), default=v)
+def _boundary_above(v: int) -> int | None:
+    """The smallest integer type boundary at or above ``v``; None above the last."""
+    return min((m for m in _LANDMARKS if m >= v), default=None)
 
 
 def _snap(iv: Interval) -> Interval:
@@ -125,7 +119,9 @@ def _snap(iv: Interval) -> Interval:
     the 32-bit range, not as one interval per expression), so callees see few distinct argument contexts;
     small bounds (block sizes, constants) stay exact."""
     lo, hi = iv
-    return (_boundary_below(lo) if lo < -_EXACT_UP_TO else lo, _boundary_above(hi) if hi > _EXACT_UP_TO else hi)
+    below = _boundary_below(lo) if lo < -_EXACT_UP_TO else None
+    above = _boundary_above(hi) if hi > _EXACT_UP_TO else None
+    return (lo if below is None else below, hi if above is None else above)
 
 
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
@@ -417,9 +413,8 @@ class LivenessAnalyser:
             if count >= _MAX_CONTEXTS:
                 # widen: past a few argument contexts, walk the hull of them all, a bound that still
                 # grows jumping to the next type boundary (so a recursion settles within a few steps
-                # and keeps what holds in all of them: a 32-bit lda); past that, only what no longer grows
-                widen = _widen if count < 2 * _MAX_CONTEXTS else _settled
-                env = widen(hulls[inst.usr], env)
+                # and keeps what holds in all of them: a 32-bit lda)
+                env = _widen(hulls[inst.usr], env)
                 same = same & same_hulls[inst.usr]
             hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
             same_hulls[inst.usr] = same_hulls[inst.usr] & same if inst.usr in same_hulls else same

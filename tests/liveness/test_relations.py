@@ -230,6 +230,41 @@ def test_a_deep_recursion_keeps_what_every_level_passes_on(tmp_path, lda, fallba
     assert verdict("fallback64", live, dead) == ("live" if fallback_can_run else "dead")
 
 
+RECURSION_GROWING_OFFSET = """
+void fast32(int) {}
+void fallback64(int) {}
+int gemm_64(long long m, long long lda)
+{
+    if(lda <= 2147483647) { fast32(0); return 0; }
+    fallback64(0);
+    return 0;
+}
+int recursive(int m, long long lda, long long offset)
+{
+    if(m <= 1)
+        return gemm_64(m, lda);
+    recursive(m / 2, lda, offset + m * lda);
+    gemm_64(m, lda);
+    return recursive(m - m / 2, lda, offset);
+}
+int api(LDA lda, int n)
+{
+    recursive(n, lda, 0);
+    return recursive(n, 64, 0);
+}
+"""
+
+
+@pytest.mark.parametrize(("lda", "fallback_can_run"), [("int", False), ("long long", True)])
+def test_a_recursion_whose_offsets_grow_without_bound_keeps_a_32_bit_lda(tmp_path, lda, fallback_can_run):
+    """rocBLAS's recursive trmm: the offsets grow at every level, so its argument contexts are widened; a
+    ``lda`` that one caller passes as 64 and another as a 32-bit value is still 32-bit in the hull (it was
+    dropped once the offsets had forced many contexts, and the 64-bit source GEMM looked reachable)."""
+    live, dead = walk(tmp_path, RECURSION_GROWING_OFFSET.replace("LDA", lda))
+    assert "fast32" in live
+    assert verdict("fallback64", live, dead) == ("live" if fallback_can_run else "dead")
+
+
 IF_ELSE_LOOPS = (
     POTF2
     + """int api(int n, bool upper)

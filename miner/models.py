@@ -186,11 +186,12 @@ class Instance(_Compact):
     calls: tuple[InstanceCall, ...]
     decided: tuple[tuple[int, bool, bool], ...] = ()  # (line, value, constexpr) of folded branches
     written: tuple[str, ...] = ()  # parameters and locals the body assigns or takes the address of
-    locals: tuple[tuple[str, Expr], ...] = ()  # integer and bool locals and their initializers
+    locals: tuple[tuple[str, Expr], ...] = ()  # integer, bool and floating-point locals and their initializers
     ranges: tuple[tuple[str, int, int], ...] = ()  # parameters and locals of integer types of 32 bits or less
     returns: tuple[tuple[Expr, tuple[Guard, ...]], ...] = ()
     """What an integer or bool function returns, one per reachable ``return``, with the guards on its way."""
     writes: tuple[tuple[str, int], ...] = ()  # (variable, line) of every write the body makes
+    pointees: tuple[str, ...] = ()  # pointer-to-const parameters whose floating-point value ``*p`` the body reads
 
 
 @dataclass(frozen=True, slots=True)

@@ -791,6 +791,20 @@ class LivenessAnalyser:
                 out.append((param, ("value", _snap(iv), origin)))
             elif rng is not None:
                 out.append((param, ("value", rng, f"its type at {origin}")))
+        for pointer in callee.pointees:  # ``*alpha``: the floating-point value a pointer-to-const points at
+            index = callee.params.index(pointer)
+            arg = call.args[index] if index < len(call.args) else ("unknown",)
+            if arg[0] == "addr":  # &one
+                iv = interval(arg[1], values, locals_, 0, calls, memo)
+            elif arg[0] == "param" and (given := "*" + arg[1]) in values:  # passed on
+                if given in from_path and values[given] == from_path[given]:
+                    out.append(("*" + pointer, ("inherit", given)))
+                    continue
+                iv = values[given]
+            else:
+                continue
+            if iv is not None:
+                out.append(("*" + pointer, ("value", iv, origin)))
         return tuple(out)
 
     # ------------------------------------------------------------------ verdicts

@@ -186,6 +186,8 @@ class _Interval:
             return (expr[1], expr[1])
         if tag == "param":
             return self.env.get(expr[1])
+        if tag == "real":  # a floating-point value: an integer one, exact, or unknown
+            return self.value(expr[1], d, scope)
         if tag == "local":
             name = expr[1]
             if name in self.memo:

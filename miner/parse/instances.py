@@ -54,6 +54,16 @@ _MAX_EXPR_DEPTH = 8
 _ASSIGN_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR}
 _COMPOUND_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
+_FLOATING = {T.FLOAT, T.DOUBLE, T.LONGDOUBLE, T.HALF}
+_EXACT_IN_FLOAT = 2**24  # the integers a float holds exactly
+_MEMCPY = {"hipMemcpy", "hipMemcpyAsync"}
+# what a statement goes through on its way to a call it surely makes (``RETURN_IF_HIP_ERROR(call)`` is
+# ``do { hipError_t s = call; if (s != hipSuccess) return ...; } while (0)``)
+_SURE_PATH = {K.DO_STMT, K.DECL_STMT, K.VAR_DECL, K.UNEXPOSED_EXPR, K.PAREN_EXPR}
+_FLOAT_KINDS = {
+    K.DECL_REF_EXPR, K.UNARY_OPERATOR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.CONDITIONAL_OPERATOR,
+    K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
+}  # fmt: skip
 
 
 def _bind_clang() -> ci.conf.lib:
@@ -66,6 +76,8 @@ def _bind_clang() -> ci.conf.lib:
     lib.clang_EvalResult_getKind.restype = ctypes.c_int
     lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
     lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
     lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
     lib.clang_EvalResult_dispose.restype = None
     for what in ("Binary", "Unary"):
@@ -90,6 +102,25 @@ def evaluate_int(cursor: ci.Cursor) -> int | None:
         return int(lib.clang_EvalResult_getAsLongLong(result))
     finally:
         lib.clang_EvalResult_dispose(result)
+
+
+def _evaluate_exact(cursor: ci.Cursor) -> int | None:
+    """The value clang's constant evaluator gives an expression, when it is an integer, or a floating-point
+    value that is an integer a float holds exactly (``T(0.0)``, ``-1.0``)."""
+    lib = _bind_clang()
+    result = lib.clang_Cursor_Evaluate(raw(cursor))
+    if not result:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind(result)
+        if kind == 1:  # CXEval_Int
+            return int(lib.clang_EvalResult_getAsLongLong(result))
+        if kind != 2:  # CXEval_Float
+            return None
+        value = float(lib.clang_EvalResult_getAsDouble(result))
+    finally:
+        lib.clang_EvalResult_dispose(result)
+    return int(value) if value.is_integer() and abs(value) <= _EXACT_IN_FLOAT else None
 
 
 def _operator(cursor: ci.Cursor, what: str) -> str:
@@ -141,6 +172,9 @@ class InstanceWalker:
     _table_written: frozenset[str] = frozenset()  # arrays this body writes an element of
     _global_tables: dict[str, Expr] = field(default_factory=dict)  # by USR
     _passed: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # per body
+    _kept_pointers: frozenset[str] = frozenset()  # pointer-to-const float parameters the body never repoints
+    _const_addresses: set[int] = field(default_factory=set)  # ``&x`` handed to a pointer-to-const parameter
+    _copies: dict[int, tuple[str, Expr]] = field(default_factory=dict)  # ``hipMemcpy(&x, p, sizeof x)``: x, *p
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
         self._callees = {}
@@ -184,19 +218,24 @@ class InstanceWalker:
 
     def _instance(self, fn: ci.Cursor) -> tuple[Instance, list[ci.Cursor], frozenset[str]]:
         params: list[str] = []
+        pointers: list[str] = []
         ranges: dict[str, tuple[int, int] | None] = {}
         body: ci.Cursor | None = None
         for ch in fn.get_children():
             if ch.kind == K.PARM_DECL:
                 params.append(ch.spelling)
                 _note_range(ch, ranges)
+                if _const_float_pointer(ch.type):
+                    pointers.append(ch.spelling)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = tree(ch)
-        returns_int = _is_integer(fn.result_type) or fn.result_type.get_canonical().kind == T.POINTER
+        returns_int = _is_integer(fn.result_type) or _kind(fn.result_type) == T.POINTER
         # straight-line values only for locals a statement reassigns (the others have one value anyway),
         # and none where a jump can enter a block in the middle
         self._table_written = frozenset()
-        self._reassigned = self._reassigned_locals(body) if body is not None else None
+        self._const_addresses, self._copies = set(), {}
+        self._kept_pointers = frozenset(pointers)
+        self._reassigned = self._reassigned_locals(body) if body is not None else None  # less those repointed
         self._blocked: bool | set[str] = not self._reassigned
         if self._blocked is False:
             self._blocked = set()
@@ -219,6 +258,7 @@ class InstanceWalker:
             ranges=tuple((n, r[0], r[1]) for n, r in sorted(ranges.items()) if r is not None),
             returns=tuple(dict.fromkeys(returns)),
             writes=tuple(sorted(writes)),
+            pointees=tuple(sorted(self._kept_pointers)),
         )
         return inst, bodies, frozenset(bodiless)
 
@@ -297,8 +337,10 @@ class InstanceWalker:
             return
         op, ref, kids = found
         line = cur.extent.start.line
-        writes.add((ref.spelling, -1 if op == "&" else line))  # -1: through a pointer, any time
-        local = ref.kind == K.VAR_DECL and _is_integer(ref.type) and _unwrap(kids[0]).kind == K.DECL_REF_EXPR
+        through = op == "&" and id(cur) not in self._copies  # a copy into it is a write at its line
+        writes.add((ref.spelling, -1 if through else line))  # -1: through a pointer, any time
+        number = _is_integer(ref.type) or (_is_floating(ref.type) and op == "=")
+        local = ref.kind == K.VAR_DECL and number and _unwrap(kids[0]).kind == K.DECL_REF_EXPR
         local = local and _is_automatic(ref)  # a global or static: other calls change it too
         if local and op == "=" and len(kids) == 2:
             assigned.setdefault(ref.spelling, []).append(("at", line, self._expr(kids[1], 0)))
@@ -501,13 +543,17 @@ class InstanceWalker:
             kids = node.children
             if kind == K.VAR_DECL and _is_array(node.type):
                 names.add(node.spelling)
-            elif kind in _WRITE_KINDS and (hit := self._target(node, kind)) is not None and _is_array(hit[1].type):
-                tables.add(hit[1].spelling)
+            elif kind in _WRITE_KINDS and (hit := self._target(node, kind)) is not None:
+                if _is_array(hit[1].type):
+                    tables.add(hit[1].spelling)
+                elif hit[1].spelling in self._kept_pointers and hit[1].kind == K.PARM_DECL:
+                    self._kept_pointers -= {hit[1].spelling}  # repointed: ``*p`` is not what the caller gave
             elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref.type):
                 named[ref.spelling] = named.get(ref.spelling, 0) + 1
             elif kind == K.CALL_EXPR:
                 for name in _arrays_passed(node):
                     read[name] = read.get(name, 0) + 1
+                self._note_addresses(node)
             elif kind == K.ARRAY_SUBSCRIPT_EXPR and kids:
                 base = _unwrap(kids[0])
                 if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and _is_array(ref.type):
@@ -522,13 +568,71 @@ class InstanceWalker:
         self._table_written = frozenset(tables | {n for n, k in named.items() if k > read.get(n, 0)})
         return frozenset(names)
 
+    def _note_addresses(self, call) -> None:
+        """``&x`` of a floating-point local handed to a pointer-to-const parameter reads ``x``, it does not write
+        it (rocSOLVER's ``T one = 1; trsm(..., &one, ...)``); ``hipMemcpy(&x, p, sizeof(T), ...)`` sets ``x`` to
+        ``*p``; a pointer parameter bound to a reference to non-const may be repointed there."""
+        args = call.children[1:]
+        fn = None
+        for index, arg in enumerate(args):
+            inner = _unwrap(arg)
+            if inner.kind == K.DECL_REF_EXPR:
+                if inner.spelling in self._kept_pointers and (ref := inner.referenced) is not None:
+                    fn = fn or call.referenced
+                    if ref.kind == K.PARM_DECL and _binds_mutable(fn, index):
+                        self._kept_pointers -= {ref.spelling}
+                continue
+            if inner.kind != K.UNARY_OPERATOR or not inner.children:
+                continue
+            var = _unwrap(inner.children[0])
+            ref = var.referenced if var.kind == K.DECL_REF_EXPR else None
+            if ref is None or ref.kind != K.VAR_DECL or not _is_floating(ref.type) or not _is_automatic(ref):
+                continue
+            if _operator(inner, "Unary") != "&" or (fn := fn or call.referenced) is None:
+                continue
+            if index == 0 and fn.spelling in _MEMCPY:
+                source = _copy_source(args, ref)
+                if source is not None:
+                    self._copies[id(inner)] = (ref.spelling, source)
+                continue
+            ptype = _bind_clang().clang_getArgType(fn.type, index)
+            if _kind(ptype) == T.POINTER and ptype.get_canonical().get_pointee().is_const_qualified():
+                self._const_addresses.add(id(inner))
+
+    def _copied_value(self, stmt, name: str) -> Expr | None:
+        """What ``name`` holds after ``stmt`` when ``stmt`` surely makes a ``hipMemcpy`` into it from a pointer
+        parameter the body never repoints (``RETURN_IF_HIP_ERROR(hipMemcpyAsync(&alpha_h, alpha, sizeof(T),
+        ...))``): ``*alpha``."""
+        node = stmt
+        while True:
+            if node.kind == K.COMPOUND_STMT:
+                if not node.children:
+                    return None
+                node = node.children[0]
+                continue
+            if node.kind == K.UNARY_OPERATOR and id(node) in self._copies:
+                break
+            if node.kind == K.CALL_EXPR:
+                args = node.children[1:]
+                node = _unwrap(args[0]) if args else node
+                if node.kind != K.UNARY_OPERATOR:
+                    return None
+                continue
+            if node.kind not in _SURE_PATH or not node.children:
+                return None
+            node = node.children[-1] if node.kind == K.VAR_DECL else node.children[0]
+        var, source = self._copies[id(node)]
+        if var != name or source not in self._kept_pointers:
+            return None
+        return ("real", ("param", "*" + source))
+
     def _initial_value(self, decl) -> Expr | None:
         name = decl.spelling
         if name in self._blocked or not _is_automatic(decl):
             return None
         if _is_array(decl.type):  # never assigned as a whole: its elements, until something may change them
             return self._table_of(decl)
-        if name not in self._reassigned or not _is_integer(decl.type):
+        if name not in self._reassigned or not _is_number(decl.type):
             return None
         init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
         if not init:
@@ -548,8 +652,8 @@ class InstanceWalker:
         name = ref.spelling
         if ref.kind != K.VAR_DECL or name not in self._reassigned or name in self._blocked or len(kids) != 2:
             return None
-        if not _is_integer(ref.type) or not _is_automatic(ref):
-            return None
+        if not (_is_integer(ref.type) or (_is_floating(ref.type) and hit[0] == "=")) or not _is_automatic(ref):
+            return None  # floating point: only what is assigned, no arithmetic
         saved = self._defs
         changed = self._written_names(kids[1])
         if changed:
@@ -665,6 +769,8 @@ class InstanceWalker:
         found = self._assigned_value(setting[0], prior)
         if found is not None and found[0] == name:
             return found[1]
+        if (copied := self._copied_value(setting[0], name)) is not None:
+            return copied
         if setting[0].kind == K.IF_STMT:  # nested: if (side == left) { if (uplo == lower) shape = 0; else ... }
             return self._merged(setting[0], prior).get(name)
         return None
@@ -672,6 +778,8 @@ class InstanceWalker:
     def _target(self, cur, kind):
         """``_write_target``, once per node: the walk and ``_written_names`` both ask."""
         key = id(cur)
+        if key in self._const_addresses:
+            return None
         if key not in self._targets:
             self._targets[key] = _write_target(cur, kind)
         return self._targets[key]
@@ -939,13 +1047,18 @@ class InstanceWalker:
         return found
 
     def _reduce(self, c: ci.Cursor, depth: int) -> Expr:
-        value = evaluate_int(c)
+        value = _evaluate_exact(c)
         if value is not None:
             return ("const", value)
         if depth >= _MAX_EXPR_DEPTH:
             return _UNKNOWN
+        converted = c.kind in _PASS_THROUGH and _is_floating(c.type)
         c = _unwrap(c)
         kind = c.kind
+        if converted or (kind in _FLOAT_KINDS and _is_floating(c.type)):
+            real = self._real(c, depth)
+            if real is not None:
+                return real
         if kind in _CASTS and _is_integer(c.type):  # (int64_t)lda: the value, whatever its width
             inner = next(reversed(list(c.get_children())), None)
             return _UNKNOWN if inner is None else self._expr(inner, depth + 1)
@@ -966,6 +1079,8 @@ class InstanceWalker:
             op = _operator(c, "Binary")
             return ("binary", op, self._expr(kids[0], depth + 1), self._expr(kids[1], depth + 1))
         if kind == K.UNARY_OPERATOR and len(kids) == 1:
+            if id(c) in self._const_addresses:
+                return ("addr", self._expr(kids[0], depth + 1))
             return ("unary", _operator(c, "Unary"), self._expr(kids[0], depth + 1))
         if kind == K.CONDITIONAL_OPERATOR and len(kids) == 3:
             value = evaluate_int(kids[0])
@@ -980,12 +1095,45 @@ class InstanceWalker:
             if fn.spelling in ("min", "max") and len(args) == 2 and parent is not None and parent.spelling == "std":
                 return (fn.spelling, self._expr(args[0], depth + 1), self._expr(args[1], depth + 1))
             # a pointer from a one-argument call may be that argument (``cast2constType(B)``; see analyse._aliases)
-            wanted = _is_integer(c.type) or (len(args) == 1 and c.type.get_canonical().kind == T.POINTER)
+            wanted = _is_integer(c.type) or (len(args) == 1 and _kind(c.type) == T.POINTER)
             if wanted and not fn.location.is_in_system_header and (usr := fn.get_usr()):
                 return ("call", usr, tuple(self._expr(a, depth + 1) for a in args[:_MAX_ARGS]))
         if kind == K.ARRAY_SUBSCRIPT_EXPR and len(kids) == 2:
             base = self._expr(kids[0], depth + 1)
             return _UNKNOWN if base == _UNKNOWN else ("index", base, self._expr(kids[1], depth + 1))
+        return _UNKNOWN
+
+    def _real(self, c, depth: int) -> Expr | None:
+        """A floating-point expression, wrapped as ``("real", value)`` so that no integer reasoning (relations,
+        ranges split into integer parts) applies to it: a variable, ``*p`` of a pointer-to-const parameter the
+        body never repoints, a negation or a conversion of one; constants come exact from clang. Arithmetic,
+        and an integer converted (a large one rounds), are unknown; a choice (None) is read as for integers."""
+        if not _is_floating(c.type):
+            return _UNKNOWN
+        kind = c.kind
+        if kind == K.CONDITIONAL_OPERATOR:
+            return None
+        if kind == K.DECL_REF_EXPR:
+            ref = c.referenced
+            if ref is None or ref.kind not in _VARIABLES:
+                return _UNKNOWN
+            if ref.kind == K.VAR_DECL and (known := self._defs.get(ref.spelling)) is not None:
+                self._defs_used.add(ref.spelling)
+                return ("real", known)
+            return ("real", ("param" if ref.kind == K.PARM_DECL else "local", ref.spelling))
+        kids = c.children if type(c) is Node else list(c.get_children())
+        if kind in _CASTS and kids:
+            inner = self._expr(kids[-1], depth + 1)
+            return inner if inner[0] in ("real", "const") else _UNKNOWN
+        if kind == K.UNARY_OPERATOR and len(kids) == 1:
+            op = _operator(c, "Unary")
+            if op == "-":
+                inner = self._expr(kids[0], depth + 1)
+                return ("real", ("unary", "-", inner)) if inner[0] in ("real", "const") else _UNKNOWN
+            target = _unwrap(kids[0])
+            ref = target.referenced if op == "*" and target.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.PARM_DECL and ref.spelling in self._kept_pointers:
+                return ("real", ("param", "*" + ref.spelling))
         return _UNKNOWN
 
     def _global_table(self, var: ci.Cursor) -> Expr:
@@ -1034,6 +1182,58 @@ def _default_argument(fn: ci.Cursor, index: int) -> ci.Cursor | None:
     return values[-1] if values else None
 
 
+def _kind(t: ci.Type) -> ci.TypeKind | None:
+    """A type's canonical kind; None for one the Python bindings do not know (``_Float16``)."""
+    try:
+        return t.get_canonical().kind
+    except ValueError:
+        return None
+
+
+def _is_floating(t: ci.Type) -> bool:
+    return _kind(t) in _FLOATING
+
+
+def _is_number(t: ci.Type) -> bool:
+    return _is_integer(t) or _is_floating(t)
+
+
+def _const_float_pointer(t: ci.Type) -> bool:
+    """``const T*`` with ``T`` a floating-point type (rocBLAS's ``alpha``)."""
+    if _kind(t) != T.POINTER:
+        return False
+    pointee = t.get_canonical().get_pointee()
+    return pointee.is_const_qualified() and _kind(pointee) in _FLOATING
+
+
+def _binds_mutable(fn: ci.Cursor | None, index: int) -> bool:
+    """Whether a callee's parameter ``index`` is a reference to non-const (or unknown: no callee, a variadic)."""
+    if fn is None or fn.spelling.startswith("operator"):
+        return True
+    ptype = _bind_clang().clang_getArgType(fn.type, index)
+    kind = _kind(ptype)
+    if kind == T.INVALID:  # past the declared parameters (a C variadic): unknown
+        return _kind(fn.type) != T.FUNCTIONNOPROTO
+    return kind == T.RVALUEREFERENCE or (
+        kind == T.LVALUEREFERENCE and not ptype.get_canonical().get_pointee().is_const_qualified()
+    )
+
+
+def _copy_source(args: list, var: ci.Cursor) -> str | None:
+    """The pointer parameter a ``hipMemcpy(&var, p, sizeof(T), ...)`` copies one value of ``var``'s type from."""
+    if len(args) < 3:
+        return None
+    src = _unwrap(args[1])
+    while src.kind in _CASTS and src.children:
+        src = _unwrap(src.children[-1])
+    ref = src.referenced if src.kind == K.DECL_REF_EXPR else None
+    if ref is None or ref.kind != K.PARM_DECL or not _const_float_pointer(ref.type):
+        return None
+    if _kind(ref.type.get_canonical().get_pointee()) != _kind(var.type):
+        return None
+    return ref.spelling if evaluate_int(args[2]) == var.type.get_size() else None
+
+
 def _is_integer(t: ci.Type) -> bool:
     """An integer, bool or enumeration type (``rocblas_status``, ``rocblas_fill``)."""
     try:
@@ -1060,7 +1260,7 @@ def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
 
 
 def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None:
-    """An integer or bool local and its initializer, by name; a name declared twice with different
+    """An integer, bool or floating-point local and its initializer, by name; a name declared twice with different
     initializers (shadowing, two loops) is treated as written, so it is never evaluated. An integer
     table initialised with constants (``I size[][N] = {TUNING_TABLE}``) stands for the range of them."""
     name = decl.spelling
@@ -1072,7 +1272,7 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
         if table is not None:
             _set_local(name, table, locals_, written)
         return
-    if not name or not _is_integer(decl.type):
+    if not name or not _is_number(decl.type):
         return
     init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
     _set_local(name, ("at", decl.extent.start.line, expr(init[-1], 0)) if init else _UNSET, locals_, written)
@@ -1291,7 +1491,7 @@ def _placed(line: int, value: Expr) -> Expr | None:
 
 
 def _bound_to_reference(call) -> frozenset[str]:
-    """Integer locals a call may change through a reference parameter: one passed as itself (clang wraps
+    """Integer and floating-point locals a call may change through a reference parameter: one passed as itself (clang wraps
     one passed by value in a conversion) where the parameter is not a reference to const."""
     bare = [(i, k) for i, k in enumerate(list(call.get_children())[1:]) if k.kind == K.DECL_REF_EXPR]
     if not bare:
@@ -1300,19 +1500,11 @@ def _bound_to_reference(call) -> frozenset[str]:
     fn = None
     for index, ref in bare:
         var = ref.referenced
-        if var is None or var.kind != K.VAR_DECL or not _is_integer(var.type):
+        if var is None or var.kind != K.VAR_DECL or not _is_number(var.type):
             continue
         fn = fn or call.referenced
-        if fn is None or fn.spelling.startswith("operator"):
+        if _binds_mutable(fn, index):
             names.add(var.spelling)
-            continue
-        ptype = _bind_clang().clang_getArgType(fn.type, index)
-        if ptype.kind == T.RVALUEREFERENCE or (
-            ptype.kind == T.LVALUEREFERENCE and not ptype.get_pointee().is_const_qualified()
-        ):
-            names.add(var.spelling)
-        elif ptype.kind == T.INVALID and fn.type.kind != T.FUNCTIONNOPROTO:
-            names.add(var.spelling)  # past the declared parameters (a C variadic): unknown
     return frozenset(names)
 
 
@@ -1381,6 +1573,9 @@ def _always_exits(stmt: ci.Cursor) -> bool:
     return False
 
 
+_START_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+
+
 def instance_starts(tu: ci.TranslationUnit, extractor: Extractor) -> list[ci.Cursor]:
     """Concrete host functions defined in the TU's main file (entry points, non-template helpers)
     and the host specialisations it instantiates. libclang lists explicit instantiations among
@@ -1391,10 +1586,12 @@ def instance_starts(tu: ci.TranslationUnit, extractor: Extractor) -> list[ci.Cur
     while stack:
         parent = stack.pop()
         for c in parent.get_children():
+            if c.kind not in _START_SCOPES and c.kind != K.FUNCTION_DECL:
+                continue  # most of a TU's declarations are classes, templates and typedefs: no location asked
             f = c.location.file
             if f is None or c.location.is_in_system_header or extractor.rel(f.name) is None:
                 continue
-            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            if c.kind in _START_SCOPES:
                 stack.append(c)
             elif c.kind == K.FUNCTION_DECL and (f.name == main or (tpl := _primary_template(c)) is not None):
                 d = c.get_definition()

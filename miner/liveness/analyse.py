@@ -745,7 +745,7 @@ class LivenessAnalyser:
                 found = decided[id(guard)] = (holds, refined)
             holds, refined = found
             if holds is not None and holds != guard.want:
-                fixed = tuple(sorted(params_of(guard.expr, locals_) & values.keys()))
+                fixed = tuple(sorted(params_of(guard.expr, locals_, reals=True) & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
             if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")

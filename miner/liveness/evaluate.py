@@ -367,9 +367,12 @@ def meet(a: Interval | None, b: Interval | None) -> Interval | None:
     return (lo, hi) if lo <= hi else a
 
 
-def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0) -> set[str]:
-    """The parameters an expression reads, through the initializers of the locals it reads. A value shared by
-    several parts of an expression (``select(blk < 0, -blk, blk)`` holds the same ``blk`` three times) is
+def params_of(
+    expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int = 0, *, reals: bool = False
+) -> set[str]:
+    """The parameters an expression reads, through the initializers of the locals it reads; floating-point
+    values (``*alpha``) only with ``reals`` (they are never split into ranges, only reported). A value shared
+    by several parts of an expression (``select(blk < 0, -blk, blk)`` holds the same ``blk`` three times) is
     visited once."""
     out: set[str] = set()
     seen: set[int] = set()
@@ -388,6 +391,8 @@ def params_of(expr: Expr, locals_: Mapping[str, Expr] | None = None, depth: int 
                 stack.append((init, d + 1))
         elif tag == "call":
             stack.extend((a, d + 1) for a in e[2])
+        elif tag == "real" and reals:
+            stack.append((e[1], d + 1))
         elif tag == "grow":
             stack.append((e[1], d + 1))
             stack.extend((amount, d + 1) for _, amount in e[2:])

@@ -54,9 +54,13 @@ _MAX_EXPR_DEPTH = 8
 _ASSIGN_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR}
 _COMPOUND_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
-_FLOATING = {T.FLOAT, T.DOUBLE, T.LONGDOUBLE, T.HALF}
+_FLOATING = {T.FLOAT, T.DOUBLE, T.LONGDOUBLE}  # not half precision: it holds integers exactly only to 2048
 _EXACT_IN_FLOAT = 2**24  # the integers a float holds exactly
 _MEMCPY = {"hipMemcpy", "hipMemcpyAsync"}
+_SYNCHRONIZE = {"hipStreamSynchronize", "hipDeviceSynchronize"}
+_REFERENCES = {T.LVALUEREFERENCE, T.RVALUEREFERENCE}
+_INTEGERS = {T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG}
+_INTEGERS |= {T.ULONGLONG, T.BOOL, T.ENUM}
 # what a statement goes through on its way to a call it surely makes (``RETURN_IF_HIP_ERROR(call)`` is
 # ``do { hipError_t s = call; if (s != hipSuccess) return ...; } while (0)``)
 _SURE_PATH = {K.DO_STMT, K.DECL_STMT, K.VAR_DECL, K.UNEXPOSED_EXPR, K.PAREN_EXPR}
@@ -174,7 +178,10 @@ class InstanceWalker:
     _passed: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # per body
     _kept_pointers: frozenset[str] = frozenset()  # pointer-to-const float parameters the body never repoints
     _const_addresses: set[int] = field(default_factory=set)  # ``&x`` handed to a pointer-to-const parameter
-    _copies: dict[int, tuple[str, Expr]] = field(default_factory=dict)  # ``hipMemcpy(&x, p, sizeof x)``: x, *p
+    _copies: dict[int, tuple[str, str, bool]] = field(default_factory=dict)  # ``hipMemcpy(&x, p, ...)``: x, p, async
+    _aliases: dict[int, frozenset[str]] = field(default_factory=dict)  # ``T& r = x;``: the variables r may write
+    _async_copies: list[tuple] = field(default_factory=list)  # ``hipMemcpyAsync`` candidates, until synchronized
+    _chosen_memo: dict[int, frozenset[str]] = field(default_factory=dict)  # per body, by node id
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
         self._callees = {}
@@ -225,7 +232,7 @@ class InstanceWalker:
             if ch.kind == K.PARM_DECL:
                 params.append(ch.spelling)
                 _note_range(ch, ranges)
-                if _const_float_pointer(ch.type):
+                if ch.spelling and _const_float_pointer(ch.type):
                     pointers.append(ch.spelling)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = tree(ch)
@@ -233,7 +240,7 @@ class InstanceWalker:
         # straight-line values only for locals a statement reassigns (the others have one value anyway),
         # and none where a jump can enter a block in the middle
         self._table_written = frozenset()
-        self._const_addresses, self._copies = set(), {}
+        self._const_addresses, self._copies, self._aliases, self._async_copies = set(), {}, {}, []
         self._kept_pointers = frozenset(pointers)
         self._reassigned = self._reassigned_locals(body) if body is not None else None  # less those repointed
         self._blocked: bool | set[str] = not self._reassigned
@@ -264,6 +271,7 @@ class InstanceWalker:
 
     def _walk_body(self, body, returns_int: bool, ranges: dict):
         self._splits, self._exit_memo, self._exprs, self._written_memo = {}, {}, {}, {}
+        self._chosen_memo = {}
         self._targets, self._bound, self._merges, self._passed = {}, {}, {}, {}
         self._defs_used = set()
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
@@ -302,6 +310,9 @@ class InstanceWalker:
             elif kind in _WRITE_KINDS:
                 self._note_write(cur, kind, written, assigned, updates, writes)
             elif kind == K.VAR_DECL:
+                for alias in self._aliases.get(id(cur), ()):  # a reference to it may write it any time
+                    written.add(alias)
+                    writes.add((alias, -1))
                 _note_local(cur, self._expr, locals_, written)
                 _note_range(cur, ranges)
                 if any(ch.kind.is_expression() for ch in cur.get_children()):
@@ -334,6 +345,9 @@ class InstanceWalker:
         keeps its updates (it never falls below its smallest assigned value)."""
         found = self._target(cur, kind)
         if found is None:
+            for name in self._chosen(cur):  # ``(c ? n : m) = 0``: either, for all we know
+                written.add(name)
+                writes.add((name, -1))
             return
         op, ref, kids = found
         line = cur.extent.start.line
@@ -534,6 +548,7 @@ class InstanceWalker:
         tables: set[str] = set()
         named: dict[str, int] = {}  # references to each array
         read: dict[str, int] = {}  # of them, those that index it or pass it to a call
+        parents: dict[int, object] = {}
         stack = [body]
         while stack:
             node = stack.pop()
@@ -541,13 +556,22 @@ class InstanceWalker:
             if kind in _JUMPS:
                 return None
             kids = node.children
-            if kind == K.VAR_DECL and _is_array(node.type):
-                names.add(node.spelling)
+            if kind == K.VAR_DECL:
+                vkind = _kind(node.type)
+                if vkind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY):
+                    names.add(node.spelling)
+                elif vkind in _REFERENCES and (aliased := _names_in(node.children)):
+                    self._aliases[id(node)] = aliased  # written through the reference, any time
+                    self._kept_pointers -= aliased
             elif kind in _WRITE_KINDS and (hit := self._target(node, kind)) is not None:
                 if _is_array(hit[1].type):
                     tables.add(hit[1].spelling)
                 elif hit[1].spelling in self._kept_pointers and hit[1].kind == K.PARM_DECL:
                     self._kept_pointers -= {hit[1].spelling}  # repointed: ``*p`` is not what the caller gave
+            elif self._kept_pointers and kind in _ASSIGN_KINDS and kids and _operator(node, "Binary") in _ASSIGNS:
+                self._kept_pointers -= _names_in(kids[:1])  # ``(c ? p : q) = r``: it may be p
+            elif self._kept_pointers and kind == K.CXX_CONST_CAST_EXPR:
+                self._kept_pointers -= _names_in(kids)  # written through once const is cast away
             elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref.type):
                 named[ref.spelling] = named.get(ref.spelling, 0) + 1
             elif kind == K.CALL_EXPR:
@@ -558,12 +582,24 @@ class InstanceWalker:
                 base = _unwrap(kids[0])
                 if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and _is_array(ref.type):
                     read[ref.spelling] = read.get(ref.spelling, 0) + 1
+            for k in kids:
+                parents[id(k)] = node
             if kind in (K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT):
                 for stmt in kids[:1] if kind == K.FOR_STMT else kids:
                     inner = _unwrap(stmt)
                     if inner.kind in _ASSIGN_KINDS and (hit := self._target(inner, inner.kind)) and hit[0] in _ASSIGNS:
                         names.add(hit[1].spelling)
             stack.extend(kids)
+        for call, inner, var, source in self._async_copies:  # the copy has landed once the next statement syncs
+            node = call  # up to the statement of the block it is in (through a macro's ``do { ... } while (0)``)
+            while (up := parents.get(id(node))) is not None and (
+                up.kind != K.COMPOUND_STMT or getattr(parents.get(id(up)), "kind", None) == K.DO_STMT
+            ):
+                node = up
+            block = up.children if up is not None else []
+            at = next((i for i, st in enumerate(block) if st is node), len(block))
+            if at + 1 < len(block) and _calls_any(block[at + 1], _SYNCHRONIZE):
+                self._copies[id(inner)] = (var, source, True)
         # an array named any other way (``int* p = table;``) may be written through what it was given to
         self._table_written = frozenset(tables | {n for n, k in named.items() if k > read.get(n, 0)})
         return frozenset(names)
@@ -592,17 +628,20 @@ class InstanceWalker:
                 continue
             if index == 0 and fn.spelling in _MEMCPY:
                 source = _copy_source(args, ref)
-                if source is not None:
-                    self._copies[id(inner)] = (ref.spelling, source)
+                if source is not None and fn.spelling == "hipMemcpy":
+                    self._copies[id(inner)] = (ref.spelling, source, False)
+                elif source is not None:
+                    self._async_copies.append((call, inner, ref.spelling, source))
                 continue
             ptype = _bind_clang().clang_getArgType(fn.type, index)
             if _kind(ptype) == T.POINTER and ptype.get_canonical().get_pointee().is_const_qualified():
                 self._const_addresses.add(id(inner))
 
-    def _copied_value(self, stmt, name: str) -> Expr | None:
-        """What ``name`` holds after ``stmt`` when ``stmt`` surely makes a ``hipMemcpy`` into it from a pointer
-        parameter the body never repoints (``RETURN_IF_HIP_ERROR(hipMemcpyAsync(&alpha_h, alpha, sizeof(T),
-        ...))``): ``*alpha``."""
+    def _copied_value(self, stmt, name: str, after: list) -> Expr | None:
+        """What ``name`` holds after ``stmt`` (and the statements ``after`` it in its block) when ``stmt`` surely
+        makes a ``hipMemcpy`` into it from a pointer parameter the body never repoints, and writes it no other way
+        (``RETURN_IF_HIP_ERROR(hipMemcpyAsync(&alpha_h, alpha, sizeof(T), ...))``): ``*alpha``. An asynchronous
+        copy counts only when a later statement of the block synchronizes."""
         node = stmt
         while True:
             if node.kind == K.COMPOUND_STMT:
@@ -620,11 +659,33 @@ class InstanceWalker:
                 continue
             if node.kind not in _SURE_PATH or not node.children:
                 return None
+            if node.kind == K.VAR_DECL and not _is_automatic(node):
+                return None  # a static local's initializer runs once
             node = node.children[-1] if node.kind == K.VAR_DECL else node.children[0]
-        var, source = self._copies[id(node)]
-        if var != name or source not in self._kept_pointers:
+        var, source, asynchronous = self._copies[id(node)]
+        if var != name or source not in self._kept_pointers or self._writes_besides(stmt, name, id(node)):
+            return None
+        if asynchronous and not any(_calls_any(s, _SYNCHRONIZE) for s in after):
             return None
         return ("real", ("param", "*" + source))
+
+    def _writes_besides(self, stmt, name: str, copy: int) -> bool:
+        """Whether ``stmt`` writes ``name`` anywhere but at the node ``copy``."""
+        stack = [stmt]
+        while stack:
+            node = stack.pop()
+            kind = node.kind
+            if kind in _WRITE_KINDS:
+                hit = self._target(node, kind) if id(node) != copy else None
+                written = hit is not None and hit[1].spelling == name
+            elif kind == K.CALL_EXPR:
+                written = name in self._by_reference(node)
+            else:
+                written = kind == K.VAR_DECL and (node.spelling == name or name in self._aliases.get(id(node), ()))
+            if written:
+                return True
+            stack.extend(node.children)
+        return False
 
     def _initial_value(self, decl) -> Expr | None:
         name = decl.spelling
@@ -769,7 +830,8 @@ class InstanceWalker:
         found = self._assigned_value(setting[0], prior)
         if found is not None and found[0] == name:
             return found[1]
-        if (copied := self._copied_value(setting[0], name)) is not None:
+        at = stmts.index(setting[0])
+        if (copied := self._copied_value(setting[0], name, stmts[at + 1 :])) is not None:
             return copied
         if setting[0].kind == K.IF_STMT:  # nested: if (side == left) { if (uplo == lower) shape = 0; else ... }
             return self._merged(setting[0], prior).get(name)
@@ -783,6 +845,19 @@ class InstanceWalker:
         if key not in self._targets:
             self._targets[key] = _write_target(cur, kind)
         return self._targets[key]
+
+    def _chosen(self, cur) -> frozenset[str]:
+        """The variables an assignment or increment to a conditional (``(c ? n : m) = 0``) may write."""
+        found = self._chosen_memo.get(id(cur))
+        if found is None:
+            found = _NOTHING
+            target = _unwrap(cur.children[0]) if cur.children else None
+            if target is not None and target.kind == K.CONDITIONAL_OPERATOR:
+                op = _operator(cur, "Unary" if cur.kind == K.UNARY_OPERATOR else "Binary")
+                if op in _ASSIGNS or op in ("++", "--"):
+                    found = _names_in(target.children[1:])
+            self._chosen_memo[id(cur)] = found
+        return found
 
     def _by_reference(self, call) -> frozenset[str]:
         key = id(call)
@@ -814,9 +889,12 @@ class InstanceWalker:
             kind = cur.kind
             if kind == K.VAR_DECL:
                 names.add(cur.spelling)
+                names |= self._aliases.get(id(cur), _NOTHING)
             elif kind in _WRITE_KINDS:
                 if (hit := self._target(cur, kind)) is not None:
                     names.add(hit[1].spelling)
+                else:
+                    names |= self._chosen(cur)
             elif kind == K.CALL_EXPR:
                 names |= self._by_reference(cur)
                 names.update(_arrays_passed(cur))  # written through, for all we know
@@ -1052,9 +1130,16 @@ class InstanceWalker:
             return ("const", value)
         if depth >= _MAX_EXPR_DEPTH:
             return _UNKNOWN
-        converted = c.kind in _PASS_THROUGH and _is_floating(c.type)
+        outer = c
+        passed = c.kind in _PASS_THROUGH
+        to = _kind(c.type) if passed else None
         c = _unwrap(c)
         kind = c.kind
+        converted = passed and to in _FLOATING
+        if passed and c is not outer and to not in _FLOATING and to not in _INTEGERS and _is_number(c.type):
+            return _UNKNOWN  # to half precision, ``_Float16`` or another type not modelled: it may round
+        if converted and _narrows(c, outer):
+            return _UNKNOWN
         if converted or (kind in _FLOAT_KINDS and _is_floating(c.type)):
             real = self._real(c, depth)
             if real is not None:
@@ -1123,6 +1208,8 @@ class InstanceWalker:
             return ("real", ("param" if ref.kind == K.PARM_DECL else "local", ref.spelling))
         kids = c.children if type(c) is Node else list(c.get_children())
         if kind in _CASTS and kids:
+            if _narrows(kids[-1], c):
+                return _UNKNOWN
             inner = self._expr(kids[-1], depth + 1)
             return inner if inner[0] in ("real", "const") else _UNKNOWN
         if kind == K.UNARY_OPERATOR and len(kids) == 1:
@@ -1196,6 +1283,34 @@ def _is_floating(t: ci.Type) -> bool:
 
 def _is_number(t: ci.Type) -> bool:
     return _is_integer(t) or _is_floating(t)
+
+
+def _narrows(inner, outer) -> bool:
+    """Whether a floating-point ``inner`` converted to ``outer``'s type may round (``double`` to ``float``)."""
+    return _is_floating(inner.type) and inner.type.get_size() > outer.type.get_size()
+
+
+def _names_in(nodes) -> frozenset[str]:
+    """The variables named anywhere in ``nodes``."""
+    found: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if node.kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and ref.kind in _VARIABLES:
+            found.add(ref.spelling)
+        stack.extend(node.children)
+    return frozenset(found)
+
+
+def _calls_any(stmt, names: set[str]) -> bool:
+    """Whether ``stmt`` calls a function of one of ``names``."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if node.kind == K.CALL_EXPR and (fn := node.referenced) is not None and fn.spelling in names:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _const_float_pointer(t: ci.Type) -> bool:

@@ -30,7 +30,7 @@ int trsm_launcher(handle_t* handle, int m, const T* alpha)
     else
     {
         RETURN_IF_HIP_ERROR(hipMemcpyAsync(&alpha_h, alpha, SIZE, 2, nullptr));
-        RETURN_IF_HIP_ERROR(hipStreamSynchronize(nullptr));
+        SYNC
     }
     if(alpha_h == T(0.0))
     {
@@ -52,7 +52,10 @@ int api(handle_t* handle, int m, const float* user_alpha)
     return trsm_template(handle, m, ALPHA);
 }
 """
-PLAIN = {"REPOINT": "", "SIZE": "sizeof(T)", "HANDED": "", "ALPHA": "&one"}
+PLAIN = {
+    "REPOINT": "", "SIZE": "sizeof(T)", "SYNC": "RETURN_IF_HIP_ERROR(hipStreamSynchronize(nullptr));", "HANDED": "",
+    "ALPHA": "&one",
+}  # fmt: skip
 
 
 def _trsm(tmp_path, **changes: str):
@@ -83,6 +86,10 @@ def test_a_host_scalar_handed_by_address_decides_the_alpha_zero_branch(
         {"HANDED": "one = 0;"},  # reassigned before the call
         {"REPOINT": "T zero = 0; if(m > 4) alpha = &zero;"},  # the launcher points elsewhere
         {"SIZE": "2"},  # a copy of part of the value
+        {"SYNC": ""},  # an asynchronous copy nothing waits for: it may land after the branch
+        {"HANDED": "float& alias = one; alias = 0;"},  # written through a reference
+        {"HANDED": "float other = 1; (m > 0 ? one : other) = 0;"},  # one of two, for all we know
+        {"REPOINT": "*const_cast<T*>(alpha) = 0;"},  # written once const is cast away
     ],
 )
 def test_a_scalar_not_known_at_the_branch_leaves_both_paths_live(tmp_path, changes):
@@ -122,3 +129,53 @@ def test_a_scalar_passed_by_value_after_dereferencing_decides_the_kernel(tmp_pat
     live, dead = walk(tmp_path, DISPATCH.replace("ALPHA", alpha))
     assert verdict("general_kernel", live, dead) == ("live" if general_can_run else "dead")
     assert verdict("alpha_one_kernel", live, dead) == ("dead" if general_can_run else "live")
+
+
+COPY_THEN_WRITE = """
+typedef unsigned long size_t;
+extern "C" int hipMemcpy(void* dst, const void* src, size_t size, int kind);
+void zero_kernel(int) {}
+void other_kernel(int) {}
+int launcher(int c, const float* alpha)
+{
+    float x;
+    if(c)
+        x = *alpha;
+    else
+    {
+        do { int status = hipMemcpy(&x, alpha, sizeof(float), 2); if(status) x = 0; } while(0);
+    }
+    if(x == 0) zero_kernel(0); else other_kernel(0);
+    return 0;
+}
+int api(int c) { float one = 1; return launcher(c, &one); }
+"""
+
+
+def test_a_copy_followed_by_another_write_in_its_statement_decides_nothing(tmp_path):
+    live, dead = walk(tmp_path, COPY_THEN_WRITE)
+    assert {"zero_kernel", "other_kernel"} <= live and not dead
+
+
+@pytest.mark.parametrize("half", ["__fp16", "_Float16"])
+def test_a_value_converted_to_half_precision_is_unknown(tmp_path, half):
+    """4097 is 4096 in half precision: the conversion may round, so nothing is decided."""
+    source = f"""
+void exact_kernel(int) {{}}
+void rounded_kernel(int) {{}}
+void launcher({half} h) {{ int k = h; if(k == 4097) exact_kernel(0); else rounded_kernel(0); }}
+int api() {{ float f = 4097; launcher(f); return 0; }}
+"""
+    live, dead = walk(tmp_path, source)
+    assert "rounded_kernel" in live
+
+
+def test_an_integer_assigned_through_a_conditional_may_be_either(tmp_path):
+    source = """
+void one_kernel(int) {}
+void other_kernel(int) {}
+void launcher(int c, int n, int m) { (c ? n : m) = 0; if(n == 1) one_kernel(0); else other_kernel(0); }
+int api(int c) { launcher(c, 1, 2); return 0; }
+"""
+    live, dead = walk(tmp_path, source)
+    assert {"one_kernel", "other_kernel"} <= live

@@ -90,6 +90,9 @@ def _bind_clang() -> ci.conf.lib:
         spelling = getattr(lib, f"clang_get{what}OperatorKindSpelling")
         spelling.argtypes, spelling.restype = [ctypes.c_int], ci._CXString
         spelling.errcheck = ci._CXString.from_result
+    lib.clang_getExpansionLocation.argtypes = [ci.SourceLocation, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                               ctypes.c_void_p]  # fmt: skip
+    lib.clang_getExpansionLocation.restype = None
     lib._miner_instances_bound = True
     return lib
 
@@ -1688,28 +1691,71 @@ def _always_exits(stmt: ci.Cursor) -> bool:
     return False
 
 
-_START_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+_START_SCOPES = {K.NAMESPACE.value, K.LINKAGE_SPEC.value, K.UNEXPOSED_DECL.value}
+_FUNCTION_DECL = K.FUNCTION_DECL.value
+_START_KINDS = _START_SCOPES | {_FUNCTION_DECL}
+
+
+class _Files:
+    """Where a cursor was expanded, as libclang's file handle, and that file's checkout path: the few C
+    calls ``instance_starts`` makes for each of a TU's ten thousand top-level declarations."""
+
+    def __init__(self, tu: ci.TranslationUnit, extractor: Extractor) -> None:
+        lib = _bind_clang()
+        self._location = lib.clang_getCursorLocation
+        self._expansion = lib.clang_getExpansionLocation
+        self._name = lib["clang_getFileName"]  # a fresh pointer: takes the handle as a plain address
+        self._name.argtypes, self._name.restype = [ctypes.c_void_p], ci._CXString
+        self._name.errcheck = ci._CXString.from_result
+        self.in_system_header = lib.clang_Location_isInSystemHeader
+        self._handle = ctypes.c_void_p()
+        self._out = ctypes.byref(self._handle)
+        self._rel: dict[int | None, str | None] = {None: None}
+        self.extractor = extractor
+        self.main = ctypes.cast(lib.clang_getFile(tu, tu.spelling), ctypes.c_void_p).value
+
+    def of(self, c: ci.Cursor) -> tuple[ci.SourceLocation, int | None, str | None]:
+        """The cursor's location, its file's handle and its checkout path (None outside the checkout)."""
+        loc = self._location(c)
+        self._expansion(loc, self._out, None, None, None)
+        handle = self._handle.value
+        if handle not in self._rel:
+            self._rel[handle] = self.extractor.rel(self._name(handle))
+        return loc, handle, self._rel[handle]
 
 
 def instance_starts(tu: ci.TranslationUnit, extractor: Extractor) -> list[ci.Cursor]:
     """Concrete host functions defined in the TU's main file (entry points, non-template helpers)
     and the host specialisations it instantiates. libclang lists explicit instantiations among
     a TU's top-level declarations only when the index excludes PCH declarations."""
-    main = tu.spelling
+    files = _Files(tu, extractor)
+    main = files.main
     starts = []
     stack = [tu.cursor]
+    found: list[ci.Cursor] = []
+
+    def visit(child: ci.Cursor, _parent, _data) -> int:
+        if child._kind_id in _START_KINDS:  # most are classes, templates and typedefs: not listed
+            child._tu = tu
+            found.append(child)
+        return 1  # CXChildVisit_Continue
+
+    callback = ci.callbacks["cursor_visit"](visit)
     while stack:
-        parent = stack.pop()
-        for c in parent.get_children():
-            if c.kind not in _START_SCOPES and c.kind != K.FUNCTION_DECL:
-                continue  # most of a TU's declarations are classes, templates and typedefs: no location asked
-            f = c.location.file
-            if f is None or c.location.is_in_system_header or extractor.rel(f.name) is None:
+        found.clear()
+        ci.conf.lib.clang_visitChildren(stack.pop(), callback, None)
+        for c in list(found):
+            kind = c._kind_id
+            loc, handle, rel = files.of(c)
+            if rel is None or files.in_system_header(loc):
                 continue
-            if c.kind in _START_SCOPES:
+            if kind in _START_SCOPES:
                 stack.append(c)
-            elif c.kind == K.FUNCTION_DECL and (f.name == main or (tpl := _primary_template(c)) is not None):
+                continue
+            in_main = handle == main
+            tpl = None if in_main else _primary_template(c)
+            if in_main or tpl is not None:
                 d = c.get_definition()
-                if d is not None and _exec_space(tpl if f.name != main else d) == ExecSpace.HOST.value:
+                if d is not None and _exec_space(tpl if not in_main else d) == ExecSpace.HOST.value:
                     starts.append(d)
     return starts

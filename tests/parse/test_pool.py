@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from miner.models import ParsedTU, ParseFailed
-from miner.parse.pool import ParsePool
+from miner.parse.pool import ParsePool, _next_job, _shares
 from miner.parse.worker import ParseJob, WorkerConfig
 
 # Each level doubles the tokens: the preprocessor works on 2**40 tokens, effectively forever.
@@ -35,3 +35,27 @@ def test_dead_worker_is_recorded_as_a_crash_and_replaced(tmp_path):
     )
     assert [(r.path, r.reason) for r in results] == [("a.cpp", "crash"), ("b.cpp", "crash")]
     assert all("worker died" in r.detail for r in results)
+
+
+def test_each_worker_takes_a_contiguous_share_then_steals_from_the_largest_share_left():
+    jobs = [ParseJob(f"t{i}.cpp", (), "lp64") for i in range(7)]
+    shares = _shares(jobs, 2)
+    assert [[j.rel for j in s] for s in shares] == [
+        ["t0.cpp", "t1.cpp", "t2.cpp"],
+        ["t3.cpp", "t4.cpp", "t5.cpp", "t6.cpp"],
+    ]
+    taken = [_next_job(shares, 0).rel for _ in range(3)]
+    assert taken == ["t0.cpp", "t1.cpp", "t2.cpp"]  # its own share, in order
+    assert _next_job(shares, 1).rel == "t3.cpp"
+    assert _next_job(shares, 0).rel == "t6.cpp"  # its share is empty: the other share's last job
+    assert [j.rel for j in shares[1]] == ["t4.cpp", "t5.cpp"]
+
+
+def test_two_workers_parse_every_tu_once(tmp_path):
+    for i in range(5):
+        (tmp_path / f"f{i}.cpp").write_text(f"int function_{i}(int x) {{ return x + {i}; }}\n")
+    pool = ParsePool(WorkerConfig(root=str(tmp_path), launch_macros=(), kernel_macros=(), device_macros=()),
+                     jobs=2, timeout_s=60)  # fmt: skip
+    results = list(pool.run([ParseJob(f"f{i}.cpp", ("-x", "c++"), "lp64") for i in range(5)]))
+    assert sorted(r.path for r in results) == [f"f{i}.cpp" for i in range(5)]
+    assert all(isinstance(r, ParsedTU) for r in results)

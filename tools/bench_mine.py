@@ -1,6 +1,7 @@
 """Benchmark: mine a checkout cold, then warm, and time two floors on the same files in the
-same run: a tree-sitter parse of every source file, and a bare libclang parse of every TU
-(same recipe, no PCH, no fact extraction) with the same job count.
+same run: a tree-sitter parse of every source file, a bare libclang parse of every TU against the
+precompiled header the cold mine built (the mine's own recipe, no fact extraction), and a bare libclang
+parse of every TU without it, each with the same job count.
 
 Each phase runs in a fresh process, which reports its wall time and peak RSS (its own and its
 children's). Prints a table and, with --markdown, the rows for BENCHMARKS.md.
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-PHASES = ("cold", "warm", "cold-no-liveness", "warm-no-liveness", "tree-sitter", "libclang")
+PHASES = ("cold", "warm", "cold-no-liveness", "warm-no-liveness", "tree-sitter", "libclang-pch", "libclang")
 MINE_PHASES = {"cold": True, "warm": True, "cold-no-liveness": False, "warm-no-liveness": False}
 
 
@@ -100,6 +101,32 @@ def phase_libclang(path: Path, library: str | None, others: dict[str, Path], job
     return {"wall": time.perf_counter() - start, "tus": len(tus), "cpu_parse": sum(seconds)}
 
 
+def _pch_parse(job: tuple[str, list[str]]) -> float:
+    import clang.cindex as ci
+
+    start = time.perf_counter()
+    ci.Index.create(excludeDecls=True).parse(job[0], args=job[1])
+    return time.perf_counter() - start
+
+
+def phase_libclang_pch(path: Path, library: str | None, others: dict[str, Path], jobs: int, scratch: Path) -> dict:
+    """Every TU parsed as the cold mine parses it, against its precompiled header, and nothing else."""
+    import multiprocessing as mp
+
+    from miner.parse.recipe import make_recipe
+    from miner.pipeline import resolve_profile
+
+    profile = resolve_profile(path, library)
+    recipe = make_recipe(path, profile, scratch / "cache" / "stubs" / profile.name, others)
+    pch = {v: next((scratch / "cache" / "pch").glob(f"{profile.name}-{v}-*.pch"), None) for v in ("lp64", "ilp64")}
+    _, tus = _source_files(path, library)
+    work = [(str(path / rel), recipe.args(rel, pch[recipe.variant(rel)])) for rel in tus]
+    start = time.perf_counter()
+    with mp.get_context("spawn").Pool(jobs) as pool:
+        seconds = pool.map(_pch_parse, work, chunksize=1)
+    return {"wall": time.perf_counter() - start, "tus": len(tus), "cpu_parse": sum(seconds)}
+
+
 def run_phase(args: argparse.Namespace, phase: str, scratch: Path) -> dict:
     """Run one phase in a fresh interpreter and collect its JSON report."""
     cmd = [sys.executable, __file__, str(args.path), "--phase", phase, "--scratch", str(scratch),
@@ -139,6 +166,8 @@ def main() -> int:
             report = phase_mine(path, args.library, others, args.jobs, cache, scratch / args.phase, live)
         elif args.phase == "tree-sitter":
             report = phase_tree_sitter(path, args.library)
+        elif args.phase == "libclang-pch":
+            report = phase_libclang_pch(path, args.library, others, args.jobs, scratch)
         else:
             report = phase_libclang(path, args.library, others, args.jobs, scratch / "bare-stubs")
         report["peak_rss_mb"] = _peak_rss_mb()
@@ -177,24 +206,29 @@ def main() -> int:
     for name in phases:
         r = results[name]
         ratio_ts = r["wall"] / results["tree-sitter"]["wall"]
+        ratio_pch = r["wall"] / results["libclang-pch"]["wall"]
         ratio_clang = r["wall"] / results["libclang"]["wall"] if "libclang" in results else float("nan")
-        rows.append((name, r["wall"], n_tus / r["wall"], mb / r["wall"], r["peak_rss_mb"], ratio_ts, ratio_clang))
+        rows.append(
+            (name, r["wall"], n_tus / r["wall"], mb / r["wall"], r["peak_rss_mb"], ratio_ts, ratio_pch, ratio_clang)
+        )
     head = f"{path.name}: {n_tus} TUs, {len(files)} files, {mb:.1f} MB; jobs={args.jobs}; {platform.node()}; " \
            f"{time.strftime('%Y-%m-%d')}"  # fmt: skip
     print(head)
-    print(f"{'phase':<12}{'wall s':>9}{'TUs/s':>9}{'MB/s':>9}{'peak MB':>9}{'x ts':>9}{'x clang':>9}")
+    print(f"{'phase':<18}{'wall s':>9}{'TUs/s':>9}{'MB/s':>9}{'peak MB':>9}{'x ts':>9}{'x pch':>9}{'x clang':>9}")
     for r in rows:
-        print(f"{r[0]:<12}{r[1]:>9.2f}{r[2]:>9.2f}{r[3]:>9.2f}{r[4]:>9.0f}{r[5]:>9.1f}{r[6]:>9.2f}")
+        print(f"{r[0]:<18}{r[1]:>9.2f}{r[2]:>9.2f}{r[3]:>9.2f}{r[4]:>9.0f}{r[5]:>9.1f}{r[6]:>9.2f}{r[7]:>9.2f}")
     print("mine:", {k: results["cold"][k] for k in ("tus", "bundles", "kernels")},
           "warm cache hits:", results["warm"]["cache_hits"])  # fmt: skip
     for name in phases:
         if "walls" in results[name]:
             print(f"{name}: median of {', '.join(f'{w:.2f}' for w in results[name]['walls'])} s")
     if args.markdown:
-        print("\n| phase | wall s | TUs/s | MB/s | peak RSS MB | × tree-sitter | × bare libclang |")
-        print("|---|---|---|---|---|---|---|")
+        print("\n| phase | wall s | TUs/s | MB/s | peak RSS MB | × tree-sitter | × PCH parse | × bare libclang |")
+        print("|---|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r[0]} | {r[1]:.2f} | {r[2]:.2f} | {r[3]:.2f} | {r[4]:.0f} | {r[5]:.1f} | {r[6]:.2f} |")
+            print(
+                f"| {r[0]} | {r[1]:.2f} | {r[2]:.2f} | {r[3]:.2f} | {r[4]:.0f} | {r[5]:.1f} | {r[6]:.2f} | {r[7]:.2f} |"
+            )
     return 0
 
 

@@ -17,6 +17,7 @@ import networkx as nx
 
 from miner import __version__
 from miner.bundle.build import BundleBuilder, EntryView
+from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
 from miner.bundle.write import write_jsonl_atomic
 from miner.errors import NotACheckoutError, OutputError
@@ -75,6 +76,7 @@ class Analysis:
     roots: dict[str, str | None]
     liveness: dict[str, dict[str, NodeVerdict]]  # entry -> included node -> verdict
     reader: SourceReader  # the checkout's files (and --with libraries'), read once for the run
+    inputs: list[str] = field(default_factory=list)  # the profiles and parse digests of every library read
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -108,7 +110,21 @@ def resolve_profile(root: Path, library: str | None) -> Profile:
     return profile
 
 
-def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
+@dataclass
+class Parsed:
+    """What the parse stage gave, before any graph: enough to tell whether an earlier run's outputs still hold."""
+
+    checkout: Checkout
+    profile: Profile
+    others: dict[str, Path]  # --with libraries: name -> checkout root
+    cache_dir: Path
+    selected: list[EntryPoint]
+    outcome: ParseOutcome
+    other_outcomes: list[tuple[str, Profile, ParseOutcome]]
+    inputs: list[str]  # the profiles and parse digests of every library read
+
+
+def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Parsed:
     root = checkout.root
     profile = resolve_profile(root, opts.library)
     others = {k: v.resolve() for k, v in opts.with_libraries.items()}
@@ -116,35 +132,48 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
     entries, _ = discover(root, profile)
+    selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
-    parsed = list(outcome.parsed)
-    aside = dict(outcome.instances_aside)
     inputs = [profile.config_hash, outcome.digest]
-    other_rules: dict[str, RuleSet] = {}
+    other_outcomes = []
     for name, other_root in sorted(others.items()):
         other_profile = resolve_profile(other_root, name)
         other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}")
-        parsed += [relocate(p, other_prefix(name)) for p in other.parsed]
+        other_outcomes.append((name, other_profile, other))
+        inputs += [name, other_profile.config_hash, other.digest]
+    return Parsed(checkout, profile, others, cache_dir, selected, outcome, other_outcomes, inputs)
+
+
+def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
+    return analyse_parsed(parse_inputs(opts, checkout, progress), opts, progress)
+
+
+def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progress) -> Analysis:
+    parsed = list(p.outcome.parsed)
+    aside = dict(p.outcome.instances_aside)
+    other_rules: dict[str, RuleSet] = {}
+    for name, other_profile, other in p.other_outcomes:
+        parsed += [relocate(tu, other_prefix(name)) for tu in other.parsed]
         aside |= {other_prefix(name) + path: read for path, read in other.instances_aside.items()}
         other_rules[other_prefix(name)] = RuleSet(other_profile)
-        inputs += [name, other_profile.config_hash, other.digest]
     g = build_graph(parsed)
-    rules = RuleSet(profile, {k: str(v) for k, v in others.items()}, other_rules)
-    selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
+    rules = RuleSet(p.profile, {k: str(v) for k, v in p.others.items()}, other_rules)
+    selected = p.selected
     roots = entry_roots(g, [e.name for e in selected])
     traversals = {}
     walker = Traverser(g, rules)
     for i, e in enumerate(selected, 1):
         traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
-    reader = SourceReader(root, profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
+    others = {other_prefix(k): v for k, v in p.others.items()}
+    reader = SourceReader(p.checkout.root, p.profile.include_dirs, others)
     liveness = {}
     if opts.liveness:
-        verdicts = VerdictCache(cache_dir / "liveness", inputs, load=opts.reuse_verdicts)
+        verdicts = VerdictCache(p.cache_dir / "liveness", p.inputs, load=opts.reuse_verdicts)
         liveness = entry_verdicts(
             g, parsed, aside, rules, reader.data, traversals, selected, verdicts, opts.jobs, progress
         )
-    return Analysis(checkout, profile, selected, outcome, g, rules, traversals, roots, liveness, reader)
+    return Analysis(p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs)
 
 
 def _parse_library(
@@ -208,8 +237,61 @@ def entry_roots(g: nx.DiGraph, names: list[str]) -> dict[str, str | None]:
 def mine(opts: MineOptions, progress: Progress = _no_progress) -> RunSummary:
     start = time.perf_counter()
     with open_checkout(opts.path, opts.rev) as checkout:
-        a = analyse(opts, checkout, progress)
+        p = parse_inputs(opts, checkout, progress)
+        kept = _kept_outputs(p, opts, start)
+        if kept is not None:
+            return kept
+        a = analyse_parsed(p, opts, progress)
         return write_outputs(a, opts, time.perf_counter() - start)
+
+
+def _provenance_base(checkout: Checkout, profile: Profile) -> dict:
+    return dict(
+        library=profile.name,
+        repo_url=checkout.repo_url,
+        commit=checkout.commit,
+        tag=checkout.tag,
+        dirty=checkout.dirty,
+        tool_version=__version__,
+        config_hash=profile.config_hash,
+    )
+
+
+def _run_record(
+    checkout: Checkout, profile: Profile, selected: list[EntryPoint], inputs: list[str], opts: MineOptions
+) -> dict:
+    """``run.json`` less the output hashes: the run's inputs, and the key its outputs are made from."""
+    key = outputs_key({"inputs": inputs, "provenance": _provenance_base(checkout, profile),
+                       "entries": repr(selected), "entry_glob": opts.entry_glob, "liveness": opts.liveness,
+                       "with": sorted(opts.with_libraries)})  # fmt: skip
+    return {
+        "tool_version": __version__,
+        "library": profile.name,
+        "checkout": {**asdict(checkout), "root": str(checkout.root)},
+        "options": {"entry_glob": opts.entry_glob, "rev": opts.rev, "jobs": opts.jobs,
+                    "with": {k: str(v) for k, v in opts.with_libraries.items()}},
+        "config_hash": profile.config_hash,
+        "outputs_key": key,
+    }  # fmt: skip
+
+
+def _kept_outputs(p: Parsed, opts: MineOptions, start: float) -> RunSummary | None:
+    """The summary of an earlier run into ``opts.out`` whose outputs this run would write again, byte for byte
+    (then the graph, the traversals and the liveness analysis are not even built)."""
+    run = _run_record(p.checkout, p.profile, p.selected, p.inputs, opts)
+    earlier = reusable(opts.out, run["outputs_key"])
+    if earlier is None:
+        return None
+    summary_data, digests = earlier
+    try:
+        summary = RunSummary.model_validate(summary_data)
+    except ValueError:
+        return None
+    wall = round(time.perf_counter() - start, 2)
+    summary = summary.model_copy(update={"cache_hits": p.outcome.cache_hits, "wall_seconds": wall})
+    _write_json(opts.out / "summary.json", summary.model_dump(mode="json"))
+    _write_json(opts.out / "run.json", {**run, "outputs": digests})
+    return summary
 
 
 def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunSummary:
@@ -219,6 +301,8 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create output directory: {exc.strerror}", path=str(out)) from exc
+    provenance_base = _provenance_base(a.checkout, a.profile)
+    run = _run_record(a.checkout, a.profile, a.entries, a.inputs, opts)
     reader = a.reader
     builder = BundleBuilder(a.graph, reader, a.profile.name)
     not_reached: list[NotReached] = []
@@ -236,15 +320,6 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
             continue
         views.append(builder.view(t, a.liveness.get(e.name, {})))
     families = builder.families(views)
-    provenance_base = dict(
-        library=a.profile.name,
-        repo_url=a.checkout.repo_url,
-        commit=a.checkout.commit,
-        tag=a.checkout.tag,
-        dirty=a.checkout.dirty,
-        tool_version=__version__,
-        config_hash=a.profile.config_hash,
-    )
     hashes = reader
     bundles: list[Bundle] = []
     bundle_of: dict[str, str] = {}
@@ -284,16 +359,8 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         cache_hits=a.outcome.cache_hits,
         wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),
     )
-    run = {
-        "tool_version": __version__,
-        "library": a.profile.name,
-        "checkout": {**asdict(a.checkout), "root": str(a.checkout.root)},
-        "options": {"entry_glob": opts.entry_glob, "rev": opts.rev, "jobs": opts.jobs,
-                    "with": {k: str(v) for k, v in opts.with_libraries.items()}},
-        "config_hash": a.profile.config_hash,
-    }  # fmt: skip
-    _write_json(out / "run.json", run)
     _write_json(out / "summary.json", summary.model_dump(mode="json"))
+    _write_json(out / "run.json", {**run, "outputs": output_digests(out)})  # last: it vouches for the rest
     return summary
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 
 from miner.models import Bundle, Role
@@ -110,3 +111,29 @@ def test_same_input_gives_byte_identical_output_and_warm_run_parses_nothing(tiny
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
         assert (first / name).read_bytes() == (tmp_path / "a" / name).read_bytes()
     assert json.loads((tmp_path / "b" / "summary.json").read_text())["bundles"] == cold.bundles
+
+
+def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_changed_ones(tinyblas, tmp_path):
+    """Same inputs and options: the outputs are kept as they are (not rewritten); an output edited by hand, or
+    another entry glob, makes the run write them again."""
+    _, first = tinyblas
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    cold = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
+    stamp = (out / "bundles.jsonl").stat().st_mtime_ns
+    warm = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
+    assert (out / "bundles.jsonl").stat().st_mtime_ns == stamp
+    assert warm.model_dump(exclude={"cache_hits", "wall_seconds"}) == cold.model_dump(
+        exclude={"cache_hits", "wall_seconds"}
+    )
+    assert warm.cache_hits == warm.tus and json.loads((out / "summary.json").read_text())["cache_hits"] == warm.tus
+
+    with open(out / "entries.jsonl", "a") as fh:
+        fh.write('{"name": "edited by hand"}\n')
+    mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
+    assert (out / "entries.jsonl").read_bytes() == (first / "entries.jsonl").read_bytes()
+
+    some = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache, entry_glob="tinyblas_?scal"))
+    assert some.entry_points < cold.entry_points
+    names = [e["name"] for e in read_jsonl(out / "entries.jsonl")]
+    assert len(names) == some.entry_points and {"tinyblas_sscal", "tinyblas_zscal"} <= set(names)
+    assert all(fnmatch.fnmatchcase(n, "tinyblas_?scal") for n in names)

@@ -3,7 +3,10 @@ fingerprint, the TU path and the TU's content, and holds the hash of every check
 parse read; it is valid while all of them are unchanged. Writes are atomic.
 
 A TU's instantiated bodies (half the bytes of a parse, read only when liveness is analysed and its
-verdicts are not cached) are kept beside the entry and read on demand (``instances``)."""
+verdicts are not cached) are kept beside the entry and read on demand (``instances``). An entry opens
+with a small header (the files the parse read, its engine), so that whether it holds and what it was
+made from are known without reading the parse itself (``peek``): a re-run that keeps its outputs reads
+no parse at all."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from pathlib import Path
 from miner.models import Instance, ParsedTU
 from miner.source.files import FileHashes
 
-_FORMAT = 5
+_FORMAT = 6
 
 
 class ParseCache:
@@ -30,13 +33,26 @@ class ParseCache:
         key = hashlib.sha256(f"{_FORMAT}\0{self.fingerprint}\0{salt}\0{rel}\0{content}".encode()).hexdigest()
         return self.directory / key[:2] / f"{key}.pkl"
 
+    def peek(self, rel: str, salt: str = "") -> tuple[str, tuple[str, ...], bool] | None:
+        """The engine and dependencies of the cached parse of ``rel`` and whether its instances are aside, if it
+        holds; the parse is not read."""
+        try:
+            with open(self._path(rel, salt), "rb") as fh:
+                deps, engine, aside = pickle.load(fh)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
+            return None
+        if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
+            return None
+        return engine, tuple(deps), aside
+
     def get(self, rel: str, salt: str = "") -> tuple[ParsedTU, bool] | None:
         """The cached parse of ``rel`` (``salt`` names what else it was parsed against), and whether its
         instances were left in the cache (then read them with ``instances``)."""
         path = self._path(rel, salt)
         try:
             with open(path, "rb") as fh:
-                deps, result, aside = pickle.load(fh)
+                deps, _engine, aside = pickle.load(fh)
+                result = pickle.load(fh)
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return None
         if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
@@ -55,18 +71,22 @@ class ParseCache:
         aside = bool(result.instances)
         if aside:  # written first: an entry that says its instances are aside always has them
             _write_atomic(path.with_suffix(".instances"), result.instances)
-        _write_atomic(path, (deps, replace(result, instances=()), aside))
+        _write_atomic(path, (deps, result.engine, aside), replace(result, instances=()))
 
     def digest(self, result: ParsedTU) -> str:
         """A name for everything ``result`` read: its dependencies' current hashes."""
+        return self.deps_digest(result.deps)
+
+    def deps_digest(self, deps: tuple[str, ...]) -> str:
         h = hashlib.sha256()
-        for dep in result.deps:
+        for dep in deps:
             h.update(f"{dep}\0{self.hashes.get(dep)}\n".encode())
         return h.hexdigest()[:16]
 
 
-def _write_atomic(path: Path, value: object) -> None:
+def _write_atomic(path: Path, *values: object) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
-        pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        for value in values:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
     tmp.replace(path)

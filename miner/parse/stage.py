@@ -22,12 +22,22 @@ from miner.parse.worker import ParseJob, PchJob, WorkerConfig, tree_sitter_tu
 
 @dataclass
 class ParseOutcome:
-    parsed: list[ParsedTU] = field(default_factory=list)
     failures: list[ParseFailed] = field(default_factory=list)
     cache_hits: int = 0
     digest: str = ""  # names everything parsed: the recipe, and each result by the files it read
     instances_aside: dict[str, Callable[[], tuple[Instance, ...]]] = field(default_factory=dict)
     """TU path -> reads the instances its cached parse left in the cache (``ParsedTU.instances`` is empty)."""
+    _parsed: list[ParsedTU] = field(default_factory=list)
+    _unread: Callable[[], list[ParsedTU]] | None = None  # reads the cache hits, the first time they are asked for
+
+    @property
+    def parsed(self) -> list[ParsedTU]:
+        """Every TU's result, sorted by path (the cache hits are read here, once: a run that keeps its
+        earlier outputs needs only ``digest`` and never reads them)."""
+        if self._unread is not None:
+            read, self._unread = self._unread, None
+            self._parsed = sorted(self._parsed + read(), key=lambda r: r.path)
+        return self._parsed
 
 
 class ParseStage:
@@ -103,38 +113,65 @@ class ParseStage:
         variants = {self.recipe.variant(rel) for rel in tus}
         pch = self._pch_facts(variants, outcome, force=set())
         salts = {v: self._salt(v, pch.get(v)) for v in variants}
+        named: list[tuple[str, str, tuple[str, ...]]] = []  # (path, engine, files read) of every result
+        hits: list[tuple[str, str]] = []
         misses: list[str] = []
         for rel in tus:
             salt = salts[self.recipe.variant(rel)]
-            hit = self.cache.get(rel, salt)
-            if hit is not None:
-                outcome.parsed.append(self._found(hit, rel, salt, outcome))
-                outcome.cache_hits += 1
-                on_result(rel)
-            else:
+            head = self.cache.peek(rel, salt)
+            if head is None:
                 misses.append(rel)
-        if misses:
-            needed = {self.recipe.variant(rel) for rel in misses} & set(pch)
-            missing_pch = {v for v in needed if not self._pch_path(v).exists()}
-            if missing_pch:
-                pch |= self._pch_facts(missing_pch, outcome, force=missing_pch)
-            jobs = []
-            for rel in misses:
-                v = self.recipe.variant(rel)
-                use = v in pch and self._pch_path(v).exists()
-                args = self.recipe.args(rel, self._pch_path(v) if use else None)
-                plain = tuple(self.recipe.args(rel)) if use else ()
-                jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use, plain_args=plain))
-            for result in self._with_fallback(self.pool.run(jobs), outcome):
-                if result.engine != "tree-sitter":
-                    self.cache.put(result, salts[self.recipe.variant(result.path)])
-                outcome.parsed.append(result)
-                on_result(result.path)
-        outcome.parsed.extend(pch.values())
-        outcome.parsed.sort(key=lambda r: r.path)
+                continue
+            engine, deps, aside = head
+            named.append((rel, engine, deps))
+            hits.append((rel, salt))
+            if aside:
+                outcome.instances_aside[rel] = functools.partial(self.cache.instances, rel, salt)
+            outcome.cache_hits += 1
+            on_result(rel)
+        fresh = self._parse(misses, pch, salts, outcome, on_result) + list(pch.values())
+        named += [(r.path, r.engine, r.deps) for r in fresh]
+        outcome._parsed = fresh
+        if hits:
+            outcome._unread = functools.partial(self._read_hits, hits, pch, salts, outcome)
         outcome.failures.sort(key=lambda f: f.path)
-        outcome.digest = self._digest(outcome)
+        outcome.digest = self._digest(named, outcome.failures)
         return outcome
+
+    def _read_hits(self, hits: list[tuple[str, str]], pch: dict, salts: dict, outcome: ParseOutcome) -> list[ParsedTU]:
+        """The cached parses ``peek`` vouched for; one gone since (another run pruned the cache) is parsed again."""
+        found, lost = [], []
+        for rel, salt in hits:
+            hit = self.cache.get(rel, salt)
+            if hit is None:
+                lost.append(rel)
+            else:
+                found.append(hit[0])
+        return found + self._parse(lost, pch, salts, outcome, lambda rel: None)
+
+    def _parse(
+        self, misses: list[str], pch: dict[str, ParsedTU], salts: dict, outcome: ParseOutcome, on_result
+    ) -> list[ParsedTU]:
+        if not misses:
+            return []
+        needed = {self.recipe.variant(rel) for rel in misses} & set(pch)
+        missing_pch = {v for v in needed if not self._pch_path(v).exists()}
+        if missing_pch:
+            pch |= self._pch_facts(missing_pch, outcome, force=missing_pch)
+        jobs = []
+        for rel in misses:
+            v = self.recipe.variant(rel)
+            use = v in pch and self._pch_path(v).exists()
+            args = self.recipe.args(rel, self._pch_path(v) if use else None)
+            plain = tuple(self.recipe.args(rel)) if use else ()
+            jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use, plain_args=plain))
+        results = []
+        for result in self._with_fallback(self.pool.run(jobs), outcome):
+            if result.engine != "tree-sitter":
+                self.cache.put(result, salts[self.recipe.variant(result.path)])
+            results.append(result)
+            on_result(result.path)
+        return results
 
     def _found(self, hit: tuple[ParsedTU, bool], rel: str, salt: str, outcome: ParseOutcome) -> ParsedTU:
         result, aside = hit
@@ -142,11 +179,11 @@ class ParseStage:
             outcome.instances_aside[result.path] = functools.partial(self.cache.instances, rel, salt)
         return result
 
-    def _digest(self, outcome: ParseOutcome) -> str:
+    def _digest(self, named: list[tuple[str, str, tuple[str, ...]]], failures: list[ParseFailed]) -> str:
         h = hashlib.sha256(self.recipe.fingerprint.encode())
-        for result in outcome.parsed:
-            h.update(f"{result.path}\0{result.engine}\0{self.cache.digest(result)}\n".encode())
-        for failure in outcome.failures:
+        for path, engine, deps in sorted(named):
+            h.update(f"{path}\0{engine}\0{self.cache.deps_digest(deps)}\n".encode())
+        for failure in failures:
             h.update(f"{failure.path}\0{failure.reason}\n".encode())
         return h.hexdigest()[:16]
 

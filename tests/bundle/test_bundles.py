@@ -6,6 +6,7 @@ import fnmatch
 import json
 
 from miner.models import Bundle, Role
+from miner.parse.cache import ParseCache
 from miner.pipeline import MineOptions, mine
 from tests.conftest import TINYBLAS, read_jsonl
 
@@ -113,14 +114,20 @@ def test_same_input_gives_byte_identical_output_and_warm_run_parses_nothing(tiny
     assert json.loads((tmp_path / "b" / "summary.json").read_text())["bundles"] == cold.bundles
 
 
-def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_changed_ones(tinyblas, tmp_path):
-    """Same inputs and options: the outputs are kept as they are (not rewritten); an output edited by hand, or
-    another entry glob, makes the run write them again."""
+def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_changed_ones(
+    tinyblas, tmp_path, monkeypatch
+):
+    """Same inputs and options: the outputs are kept as they are (not rewritten, and no cached parse is even
+    read); an output edited by hand, or another entry glob, makes the run write them again."""
     _, first = tinyblas
     out, cache = tmp_path / "out", tmp_path / "cache"
     cold = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
     stamp = (out / "bundles.jsonl").stat().st_mtime_ns
+    read: list[str] = []
+    original = ParseCache.get
+    monkeypatch.setattr(ParseCache, "get", lambda self, rel, salt="": read.append(rel) or original(self, rel, salt))
     warm = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
+    assert [r for r in read if not r.startswith("<pch:")] == []
     assert (out / "bundles.jsonl").stat().st_mtime_ns == stamp
     assert warm.model_dump(exclude={"cache_hits", "wall_seconds"}) == cold.model_dump(
         exclude={"cache_hits", "wall_seconds"}

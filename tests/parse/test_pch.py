@@ -14,7 +14,9 @@ def test_unusable_pch_falls_back_to_a_plain_clang_parse(tmp_path):
     for pch in (cache / "pch").glob("*.pch"):
         pch.write_bytes(b"not a precompiled header")
     for entry in (cache / "parse").rglob("*.pkl"):
-        _, result, _ = pickle.loads(entry.read_bytes())
+        with open(entry, "rb") as fh:
+            pickle.load(fh)  # the header: the files the parse read
+            result = pickle.load(fh)
         if not result.path.startswith("<"):  # forget the TUs, keep the prefix facts
             entry.unlink()
     again = mine(MineOptions(path=TINYBLAS, out=tmp_path / "b", jobs=2, cache_dir=cache))

@@ -131,7 +131,7 @@ class ParseStage:
             on_result(rel)
         fresh = self._parse(misses, pch, salts, outcome, on_result) + list(pch.values())
         named += [(r.path, r.engine, r.deps) for r in fresh]
-        outcome._parsed = fresh
+        outcome._parsed = sorted(fresh, key=lambda r: r.path)
         if hits:
             outcome._unread = functools.partial(self._read_hits, hits, pch, salts, outcome)
         outcome.failures.sort(key=lambda f: f.path)

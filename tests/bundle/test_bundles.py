@@ -122,6 +122,8 @@ def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_c
     _, first = tinyblas
     out, cache = tmp_path / "out", tmp_path / "cache"
     cold = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
+    reported = [r["path"] for r in read_jsonl(out / "parse_report.jsonl")]
+    assert reported == sorted(reported) and reported[0].startswith("<pch:")  # fresh parses, in path order
     stamp = (out / "bundles.jsonl").stat().st_mtime_ns
     read: list[str] = []
     original = ParseCache.get

@@ -36,28 +36,25 @@ class ParseCache:
     def peek(self, rel: str, salt: str = "") -> tuple[str, tuple[str, ...], bool] | None:
         """The engine and dependencies of the cached parse of ``rel`` and whether its instances are aside, if it
         holds; the parse is not read."""
-        try:
-            with open(self._path(rel, salt), "rb") as fh:
-                deps, engine, aside = pickle.load(fh)
-        except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
-            return None
-        if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
-            return None
-        return engine, tuple(deps), aside
+        found = self._read(rel, salt, with_result=False)
+        return None if found is None else (found[1], tuple(found[0]), found[2])
 
     def get(self, rel: str, salt: str = "") -> tuple[ParsedTU, bool] | None:
         """The cached parse of ``rel`` (``salt`` names what else it was parsed against), and whether its
         instances were left in the cache (then read them with ``instances``)."""
-        path = self._path(rel, salt)
+        found = self._read(rel, salt, with_result=True)
+        return None if found is None else (found[3], found[2])
+
+    def _read(self, rel: str, salt: str, *, with_result: bool) -> tuple | None:
+        """(deps, engine, aside, result or None) of a valid entry: the header, then the parse if asked for."""
         try:
-            with open(path, "rb") as fh:
-                deps, _engine, aside = pickle.load(fh)
-                result = pickle.load(fh)
+            with open(self._path(rel, salt), "rb") as fh:
+                deps, engine, aside = pickle.load(fh)
+                if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
+                    return None
+                return deps, engine, aside, pickle.load(fh) if with_result else None
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return None
-        if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
-            return None
-        return result, aside
 
     def instances(self, rel: str, salt: str = "") -> tuple[Instance, ...]:
         """The instances of a cached parse that ``get`` left in the cache."""

@@ -1,76 +1,224 @@
-"""A function body read out of libclang once, as a tree of Python nodes.
+"""A function body read out of libclang once, as a tree of Python nodes that carry the facts the walk asks of them.
 
-The instance walk asks for the children and kind of most nodes several times (a condition is
-reduced to an expression, then walked for calls; a loop body is searched for writes, then walked).
-Each ``Cursor.get_children()`` is a C call with one Python callback per child, so the walk spent
-most of its time there. One recursive visit builds the whole tree instead; a ``Node`` answers
-``kind`` and ``get_children()`` from Python and hands every other attribute to its cursor.
+The instance walk asks for the children, kind, spelling, type and extent of most nodes several times, and for
+what each name refers to. Every such question is a C call through ctypes with Python objects made for its
+answer, so the walk spent most of its time in the bindings. ``tree`` asks them all once per node, in C
+(``miner/parse/_flat.c``) when it is built, else through the bindings; a ``Node`` or ``Ref`` answers them from
+Python and hands any other attribute to its libclang cursor, made when first needed.
 """
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Iterator
 
 import clang.cindex as ci
 
+try:
+    from miner.parse import _flat
+except ImportError:  # built without a C compiler: the same rows, through the bindings
+    _flat = None
+
+K = ci.CursorKind
 _RECURSE = 2  # CXChildVisit_Recurse
+_NAMED = frozenset(k.value for k in (K.VAR_DECL, K.PARM_DECL, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.CALL_EXPR))
+_REFERRING = frozenset(k.value for k in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.CALL_EXPR))
+_CALLABLE = frozenset(k.value for k in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE))
+_FUNCTIONS = frozenset(
+    k.value for k in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR, K.DESTRUCTOR,
+                      K.CONVERSION_FUNCTION)
+)  # fmt: skip
+_OPERATORS = {K.UNARY_OPERATOR.value: "Unary", K.BINARY_OPERATOR.value: "Binary",
+              K.COMPOUND_ASSIGNMENT_OPERATOR.value: "Binary"}  # fmt: skip
+_KINDS = {k.value: k for k in ci.CursorKind.get_all_kinds()}
+_CURSOR_SIZE = ctypes.sizeof(ci.Cursor)
 
 
-class Node:
-    __slots__ = ("cursor", "kind", "children")
+class _Body:
+    """What the nodes of one tree share: the TU and the raw cursors their own are made from."""
 
-    def __init__(self, cursor: ci.Cursor) -> None:
-        self.cursor = cursor
-        self.kind = ci.CursorKind.from_id(cursor._kind_id)
-        self.children: list[Node] = []
+    __slots__ = ("tu", "cursors", "refs", "plain")
 
-    def get_children(self) -> Iterator[Node]:
-        return iter(self.children)
+    def __init__(self, tu: ci.TranslationUnit, cursors: bytes, refs: bytes, plain: bool) -> None:
+        self.tu, self.cursors, self.refs, self.plain = tu, cursors, refs, plain
+
+    def cursor(self, table: bytes, index: int) -> ci.Cursor:
+        c = ci.Cursor.from_buffer_copy(table, index * _CURSOR_SIZE)
+        c._tu = self.tu
+        return c
+
+
+class Ref:
+    """What a name in a body refers to: its kind, spelling, canonical type kind, whether it is a function's own
+    non-static local, whether it is declared in a system header, and (a function's) USR."""
+
+    __slots__ = ("kind", "spelling", "tk", "automatic", "system", "usr", "_body", "_i", "_cursor")
+
+    def __init__(self, row: tuple, body: _Body) -> None:
+        kind, self.spelling, self.tk, self.automatic, self.system, self.usr, self._i = row
+        self.kind = _KINDS[kind]
+        self._body = body
+        self._cursor = None
+
+    @property
+    def cursor(self) -> ci.Cursor:
+        if self._cursor is None:
+            self._cursor = self._body.cursor(self._body.refs, self._i)
+        return self._cursor
+
+    def get_usr(self) -> str:
+        return self.usr if self.usr is not None else self.cursor.get_usr()
 
     def __getattr__(self, name: str):
         return getattr(self.cursor, name)
 
 
-def raw(c: ci.Cursor | Node) -> ci.Cursor:
+class Node:
+    """One node of a body. ``spelling`` is read for declarations and names; ``referenced`` for names and calls;
+    ``automatic`` for variables; ``op`` for operators. Any other attribute is its cursor's."""
+
+    __slots__ = ("kind", "children", "spelling", "tk", "line", "offset", "end_line", "end_offset", "file", "op",
+                 "automatic", "referenced", "_body", "_i", "_cursor")  # fmt: skip
+
+    def get_children(self) -> Iterator[Node]:
+        return iter(self.children)
+
+    @property
+    def cursor(self) -> ci.Cursor:
+        if self._cursor is None:
+            self._cursor = self._body.cursor(self._body.cursors, self._i)
+        return self._cursor
+
+    @property
+    def plain(self) -> bool:
+        """Read from a body: a call's children are its callee and its arguments (not so in a default argument)."""
+        return self._body.plain
+
+    def __getattr__(self, name: str):
+        return getattr(self.cursor, name)
+
+
+def raw(c: ci.Cursor | Node | Ref) -> ci.Cursor:
     """The libclang cursor, for a C call."""
-    return c.cursor if isinstance(c, Node) else c
+    return c.cursor if type(c) in (Node, Ref) else c
 
 
-def tree(root: ci.Cursor) -> Node:
+def tree(root: ci.Cursor, plain: bool = True) -> Node:
     """``root`` and everything below it, in one visit."""
+    tu = root._tu
+    if _flat is not None:
+        _bind()
+        rows, cursors, refs = _flat.flatten(bytes(root))
+    else:
+        rows, cursors, refs = _rows(root)
+    body = _Body(tu, bytes(cursors), bytes(refs), plain)
+    nodes: list[Node] = []
+    new = Node.__new__
+    for i, (kind, parent, spelling, tk, line, offset, end_line, end_offset, file, op, automatic, ref) in enumerate(
+        rows
+    ):
+        node = new(Node)
+        node.kind = _KINDS[kind]
+        node.children = []
+        if spelling is not None:
+            node.spelling = spelling
+        node.tk = tk
+        node.line, node.offset, node.end_line, node.end_offset, node.file = line, offset, end_line, end_offset, file
+        if op is not None:
+            node.op = op
+        if automatic is not None:
+            node.automatic = automatic
+        if kind in _REFERRING:
+            node.referenced = None if ref is None else Ref(ref, body)
+        node._body, node._i, node._cursor = body, i, None
+        nodes.append(node)
+        if parent >= 0:
+            nodes[parent].children.append(node)
+    return nodes[0]
+
+
+_bound = False
+
+
+def _bind() -> None:
+    global _bound
+    if not _bound:
+        _flat.bind(ci.conf.lib._name)
+        _bound = True
+
+
+def type_kind(c: ci.Cursor | Node | Ref) -> int:
+    """The id of the canonical type kind of a node, reference or cursor (ids the bindings do not name included)."""
+    return c.tk if type(c) in (Node, Ref) else c.type.get_canonical()._kind_id
+
+
+def is_automatic(c: ci.Cursor | Node | Ref) -> bool:
+    """A non-static local of a function: only that call's own statements change it."""
+    if type(c) is Ref or (type(c) is Node and c.kind == K.VAR_DECL):
+        return c.automatic
+    return _automatic(raw(c))
+
+
+def _automatic(c: ci.Cursor) -> bool:
+    parent = c.semantic_parent
+    return parent is not None and parent._kind_id in _FUNCTIONS and c.storage_class != ci.StorageClass.STATIC
+
+
+# ---------------------------------------------------------------- the same rows through the bindings
+
+
+def _rows(root: ci.Cursor) -> tuple[list[tuple], bytearray, bytearray]:
     lib = ci.conf.lib
     equal = lib.clang_equalCursors
     tu = root._tu
-    top = Node(root)
-    stack = [top]
+    rows: list[tuple] = []
+    cursors, refs = bytearray(), bytearray()
+    stack: list[tuple[ci.Cursor, int]] = []
+
+    def add(c: ci.Cursor, parent: int) -> None:
+        c._tu = tu
+        rows.append(_row(c, parent, refs))
+        cursors.extend(bytes(c))
+        stack.append((c, len(rows) - 1))
 
     def visit(child: ci.Cursor, parent: ci.Cursor, _data) -> int:
-        while len(stack) > 1 and not equal(stack[-1].cursor, parent):
+        while len(stack) > 1 and not equal(stack[-1][0], parent):
             stack.pop()
-        child._tu = tu
-        node = Node(child)
-        stack[-1].children.append(node)
-        stack.append(node)
+        add(child, stack[-1][1])
         return _RECURSE
 
+    add(root, -1)
     lib.clang_visitChildren(root, ci.callbacks["cursor_visit"](visit), None)
-    return top
+    return rows, cursors, refs
 
 
-_referenced = None
+def _row(c: ci.Cursor, parent: int, refs: bytearray) -> tuple:
+    kind = c._kind_id
+    start, end = c.extent.start, c.extent.end
+    ref = None
+    if kind in _REFERRING and (target := c.referenced) is not None:
+        system = target.location.is_in_system_header
+        usr = target.get_usr() if not system and target._kind_id in _CALLABLE else None
+        ref = (target._kind_id, target.spelling, target.type.get_canonical()._kind_id, _automatic(target), system,
+               usr, len(refs) // _CURSOR_SIZE)  # fmt: skip
+        refs.extend(bytes(target))
+    return (
+        kind,
+        parent,
+        c.spelling if kind in _NAMED else None,
+        c.type.get_canonical()._kind_id,
+        start.line,
+        start.offset,
+        end.line,
+        end.offset,
+        start.file.name if start.file is not None else None,
+        _operator_spelling(c, _OPERATORS[kind]) if kind in _OPERATORS else None,
+        _automatic(c) if kind == K.VAR_DECL.value else None,
+        ref,
+    )
 
 
-def referenced_if(node: Node | ci.Cursor, kinds: frozenset[int]) -> ci.Cursor | None:
-    """What ``node`` refers to, when its kind id is one of ``kinds``; a quicker ``Cursor.referenced``
-    for the walk, which asks it of every name in a body and wants only the functions."""
-    global _referenced
-    if _referenced is None:
-        fn = ci.conf.lib["clang_getCursorReferenced"]  # a fresh pointer: no null check on each result
-        fn.argtypes, fn.restype = [ci.Cursor], ci.Cursor
-        _referenced = fn
-    cursor = raw(node)
-    ref = _referenced(cursor)
-    if ref._kind_id not in kinds:
-        return None
-    ref._tu = cursor._tu
-    return ref
+def _operator_spelling(c: ci.Cursor, what: str) -> str:
+    from miner.parse.instances import _operator
+
+    return _operator(c, what)

@@ -29,11 +29,10 @@ import clang.cindex as ci
 
 from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
-from miner.parse.cursor_tree import Node, raw, referenced_if, tree
+from miner.parse.cursor_tree import Node, Ref, is_automatic, raw, tree, type_kind
 
 K = ci.CursorKind
 _CALLABLE = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE}
-_CALLABLE_IDS = frozenset(k.value for k in _CALLABLE)
 _REFS = {K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR}
 _PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 _UNKNOWN: Expr = ("unknown",)
@@ -44,8 +43,8 @@ _UNARY_WRITES = {"++", "--", "&"}  # unary & takes the address
 _VARIABLES = {K.PARM_DECL, K.VAR_DECL}
 _CASTS = {K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR}
 T = ci.TypeKind
-_SIGNED = {T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG}
-_UNSIGNED = {T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG}
+_SIGNED = {t.value for t in (T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG)}
+_UNSIGNED = {t.value for t in (T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG)}
 _WRITE_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR}
 _NOTHING: frozenset[str] = frozenset()
 _LABELS = {K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT}
@@ -54,13 +53,19 @@ _MAX_EXPR_DEPTH = 8
 _ASSIGN_KINDS = {K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR}
 _COMPOUND_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
 _MAX_ARGS = 48  # rocBLAS launchers take up to ~30 arguments; batch_count comes late
-_FLOATING = {T.FLOAT, T.DOUBLE, T.LONGDOUBLE}  # not half precision: it holds integers exactly only to 2048
+# not half precision: it holds integers exactly only to 2048
+_FLOATING = {T.FLOAT.value, T.DOUBLE.value, T.LONGDOUBLE.value}
 _EXACT_IN_FLOAT = 2**24  # the integers a float holds exactly
 _MEMCPY = {"hipMemcpy", "hipMemcpyAsync"}
 _SYNCHRONIZE = {"hipStreamSynchronize", "hipDeviceSynchronize"}
-_REFERENCES = {T.LVALUEREFERENCE, T.RVALUEREFERENCE}
-_INTEGERS = {T.CHAR_S, T.SCHAR, T.SHORT, T.INT, T.LONG, T.LONGLONG, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG}
-_INTEGERS |= {T.ULONGLONG, T.BOOL, T.ENUM}
+_REFERENCES = {T.LVALUEREFERENCE.value, T.RVALUEREFERENCE.value}
+_INTEGERS = _SIGNED | _UNSIGNED | {T.BOOL.value, T.ENUM.value}
+_NUMBERS = _INTEGERS | _FLOATING
+_ARRAYS = {T.CONSTANTARRAY.value, T.INCOMPLETEARRAY.value}
+_RANGED = _SIGNED | _UNSIGNED | {T.BOOL.value}  # the types _integer_range gives a range
+_POINTER = T.POINTER.value
+# clang_isExpression: libclang numbers its expression kinds from 100 and its statements from 200
+_EXPRESSIONS = frozenset(k for k in K.get_all_kinds() if 100 <= k.value < 200)
 # what a statement goes through on its way to a call it surely makes (``RETURN_IF_HIP_ERROR(call)`` is
 # ``do { hipError_t s = call; if (s != hipSuccess) return ...; } while (0)``)
 _SURE_PATH = {K.DO_STMT, K.DECL_STMT, K.VAR_DECL, K.UNEXPOSED_EXPR, K.PAREN_EXPR}
@@ -131,6 +136,8 @@ def _evaluate_exact(cursor: ci.Cursor) -> int | None:
 
 
 def _operator(cursor: ci.Cursor, what: str) -> str:
+    if type(cursor) is Node:
+        return cursor.op
     lib = _bind_clang()
     kind = getattr(lib, f"clang_getCursor{what}OperatorKind")(raw(cursor))
     return getattr(lib, f"clang_get{what}OperatorKindSpelling")(kind)
@@ -239,7 +246,7 @@ class InstanceWalker:
                     pointers.append(ch.spelling)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
                 body = tree(ch)
-        returns_int = _is_integer(fn.result_type) or _kind(fn.result_type) == T.POINTER
+        returns_int = _type_id(fn.result_type) in _INTEGERS | {_POINTER}
         # straight-line values only for locals a statement reassigns (the others have one value anyway),
         # and none where a jump can enter a block in the middle
         self._table_written = frozenset()
@@ -318,10 +325,10 @@ class InstanceWalker:
                     writes.add((alias, -1))
                 _note_local(cur, self._expr, locals_, written)
                 _note_range(cur, ranges)
-                if any(ch.kind.is_expression() for ch in cur.get_children()):
-                    writes.add((cur.spelling, cur.extent.start.line))
+                if any(ch.kind in _EXPRESSIONS for ch in cur.get_children()):
+                    writes.add((cur.spelling, cur.line))
             elif kind == K.RETURN_STMT and returns_int:
-                value = [ch for ch in cur.get_children() if ch.kind.is_expression()]
+                value = [ch for ch in cur.get_children() if ch.kind in _EXPRESSIONS]
                 returns.append((self._expr(value[0], 0) if value else _UNKNOWN, guards))
             elif kind == K.LAMBDA_EXPR:
                 escaped |= self._written_names(cur)  # written when the lambda runs, wherever that is
@@ -353,12 +360,12 @@ class InstanceWalker:
                 writes.add((name, -1))
             return
         op, ref, kids = found
-        line = cur.extent.start.line
+        line = cur.line
         through = op == "&" and id(cur) not in self._copies  # a copy into it is a write at its line
         writes.add((ref.spelling, -1 if through else line))  # -1: through a pointer, any time
-        number = _is_integer(ref.type) or (_is_floating(ref.type) and op == "=")
+        number = _is_integer(ref) or (_is_floating(ref) and op == "=")
         local = ref.kind == K.VAR_DECL and number and _unwrap(kids[0]).kind == K.DECL_REF_EXPR
-        local = local and _is_automatic(ref)  # a global or static: other calls change it too
+        local = local and is_automatic(ref)  # a global or static: other calls change it too
         if local and op == "=" and len(kids) == 2:
             assigned.setdefault(ref.spelling, []).append(("at", line, self._expr(kids[1], 0)))
         elif local and op in ("+=", "*=", "<<=") and len(kids) == 2:
@@ -371,8 +378,8 @@ class InstanceWalker:
     def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets, written) -> bool:
         """Records a call or a function named; True for a kernel launch, whose arguments are then
         left to ``_launch_arguments``."""
-        ref = referenced_if(cur, _CALLABLE_IDS)
-        if ref is None or ref.location.is_in_system_header:
+        ref = cur.referenced
+        if ref is None or ref.kind not in _CALLABLE or ref.system:
             return False
         name = ref.spelling
         if not name or name.startswith("operator"):
@@ -382,15 +389,15 @@ class InstanceWalker:
             return False
         callee = self._callees.get(target)
         if callee is None:
-            callee = self._callees[target] = self._callee(ref)
-        line = cur.extent.start.line
+            callee = self._callees[target] = self._callee(raw(ref))
+        line = cur.line
         key = (target, line, guards)
         args: tuple[Expr, ...] = ()
         ranges: tuple[tuple[int, int] | None, ...] = ()
         if cur.kind == K.CALL_EXPR:
             arg_cursors = list(cur.get_children())[1 : 1 + _MAX_ARGS]
             for a in arg_cursors:  # a table passed to a function may be written through it
-                if (u := _unwrap(a)).kind == K.DECL_REF_EXPR and u.referenced is not None and _is_array(u.type):
+                if (u := _unwrap(a)).kind == K.DECL_REF_EXPR and u.referenced is not None and _is_array(u):
                     written.add(u.referenced.spelling)
             if callee.host:  # a kernel's arguments decide nothing on the host
                 args = tuple(self._argument(a, ref, i) for i, a in enumerate(arg_cursors))
@@ -425,7 +432,7 @@ class InstanceWalker:
         """An argument as an expression; one the call leaves out (clang shows it as an empty, unplaced
         expression) is the callee's default (``I* permut_idx = nullptr``)."""
         value = self._expr(arg, 0)
-        if value != _UNKNOWN or arg.kind != K.UNEXPOSED_EXPR or arg.extent.start.file is not None:
+        if value != _UNKNOWN or arg.kind != K.UNEXPOSED_EXPR or arg.file is not None:
             return value
         if next(arg.get_children(), None) is not None:
             return value
@@ -455,7 +462,7 @@ class InstanceWalker:
         (``trans = rocblas_operation_none;`` just before ``trmv(..., trans, ...)``; see ``_after_defs``)."""
         items = []
         acc: tuple[Guard, ...] | None = guards
-        end = block.extent.end.line
+        end = block.end_line
         for stmt in block.get_children():
             here, after = self._advance(stmt, defs)
             items.append((stmt, acc, here))
@@ -513,7 +520,7 @@ class InstanceWalker:
             elif kind == K.CALL_EXPR:
                 for name in _arrays_passed(node):
                     passed[name] = passed.get(name, 0) + 1
-            elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref.type):
+            elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref):
                 named[ref.spelling] = named.get(ref.spelling, 0) + 1
             stack.extend(kids)
         once = () if looped else (n for n, k in passed.items() if k == 1 and named.get(n) == 1)
@@ -560,14 +567,14 @@ class InstanceWalker:
                 return None
             kids = node.children
             if kind == K.VAR_DECL:
-                vkind = _kind(node.type)
-                if vkind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY):
+                vkind = type_kind(node)
+                if vkind in _ARRAYS:
                     names.add(node.spelling)
                 elif vkind in _REFERENCES and (aliased := _names_in(node.children)):
                     self._aliases[id(node)] = aliased  # written through the reference, any time
                     self._kept_pointers -= aliased
             elif kind in _WRITE_KINDS and (hit := self._target(node, kind)) is not None:
-                if _is_array(hit[1].type):
+                if _is_array(hit[1]):
                     tables.add(hit[1].spelling)
                 elif hit[1].spelling in self._kept_pointers and hit[1].kind == K.PARM_DECL:
                     self._kept_pointers -= {hit[1].spelling}  # repointed: ``*p`` is not what the caller gave
@@ -575,7 +582,7 @@ class InstanceWalker:
                 self._kept_pointers -= _names_in(kids[:1])  # ``(c ? p : q) = r``: it may be p
             elif self._kept_pointers and kind == K.CXX_CONST_CAST_EXPR:
                 self._kept_pointers -= _names_in(kids)  # written through once const is cast away
-            elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref.type):
+            elif kind == K.DECL_REF_EXPR and (ref := node.referenced) is not None and _is_array(ref):
                 named[ref.spelling] = named.get(ref.spelling, 0) + 1
             elif kind == K.CALL_EXPR:
                 for name in _arrays_passed(node):
@@ -583,7 +590,7 @@ class InstanceWalker:
                 self._note_addresses(node)
             elif kind == K.ARRAY_SUBSCRIPT_EXPR and kids:
                 base = _unwrap(kids[0])
-                if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and _is_array(ref.type):
+                if base.kind == K.DECL_REF_EXPR and (ref := base.referenced) is not None and _is_array(ref):
                     read[ref.spelling] = read.get(ref.spelling, 0) + 1
             for k in kids:
                 parents[id(k)] = node
@@ -625,7 +632,7 @@ class InstanceWalker:
                 continue
             var = _unwrap(inner.children[0])
             ref = var.referenced if var.kind == K.DECL_REF_EXPR else None
-            if ref is None or ref.kind != K.VAR_DECL or not _is_floating(ref.type) or not _is_automatic(ref):
+            if ref is None or ref.kind != K.VAR_DECL or not _is_floating(ref) or not is_automatic(ref):
                 continue
             if _operator(inner, "Unary") != "&" or (fn := fn or call.referenced) is None:
                 continue
@@ -637,7 +644,7 @@ class InstanceWalker:
                     self._async_copies.append((call, inner, ref.spelling, source))
                 continue
             ptype = _bind_clang().clang_getArgType(fn.type, index)
-            if _kind(ptype) == T.POINTER and ptype.get_canonical().get_pointee().is_const_qualified():
+            if _type_id(ptype) == _POINTER and ptype.get_canonical().get_pointee().is_const_qualified():
                 self._const_addresses.add(id(inner))
 
     def _copied_value(self, stmt, name: str, after: list) -> Expr | None:
@@ -662,7 +669,7 @@ class InstanceWalker:
                 continue
             if node.kind not in _SURE_PATH or not node.children:
                 return None
-            if node.kind == K.VAR_DECL and not _is_automatic(node):
+            if node.kind == K.VAR_DECL and not is_automatic(node):
                 return None  # a static local's initializer runs once
             node = node.children[-1] if node.kind == K.VAR_DECL else node.children[0]
         var, source, asynchronous = self._copies[id(node)]
@@ -692,16 +699,16 @@ class InstanceWalker:
 
     def _initial_value(self, decl) -> Expr | None:
         name = decl.spelling
-        if name in self._blocked or not _is_automatic(decl):
+        if name in self._blocked or not is_automatic(decl):
             return None
-        if _is_array(decl.type):  # never assigned as a whole: its elements, until something may change them
+        if _is_array(decl):  # never assigned as a whole: its elements, until something may change them
             return self._table_of(decl)
-        if name not in self._reassigned or not _is_number(decl.type):
+        if name not in self._reassigned or not _is_number(decl):
             return None
-        init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
+        init = [ch for ch in decl.get_children() if ch.kind in _EXPRESSIONS]
         if not init:
             return None
-        return _placed(decl.extent.start.line, self._expr(init[-1], 0))
+        return _placed(decl.line, self._expr(init[-1], 0))
 
     def _assigned_value(self, stmt, before: dict) -> tuple[str, Expr] | None:
         """``(name, value)`` for a statement ``x = e;`` (or ``x op= e;``, which is ``x = x op e``) with ``x`` an
@@ -716,7 +723,7 @@ class InstanceWalker:
         name = ref.spelling
         if ref.kind != K.VAR_DECL or name not in self._reassigned or name in self._blocked or len(kids) != 2:
             return None
-        if not (_is_integer(ref.type) or (_is_floating(ref.type) and hit[0] == "=")) or not _is_automatic(ref):
+        if not (_is_integer(ref) or (_is_floating(ref) and hit[0] == "=")) or not is_automatic(ref):
             return None  # floating point: only what is assigned, no arithmetic
         saved = self._defs
         changed = self._written_names(kids[1])
@@ -727,7 +734,7 @@ class InstanceWalker:
             value = self._expr(kids[1], 0)
             if hit[0] != "=":
                 value = ("binary", hit[0][:-1], before.get(name, ("local", name)), value)
-            value = _placed(node.extent.start.line, value)
+            value = _placed(node.line, value)
         finally:
             self._defs = saved
         return None if value is None else (name, value)
@@ -745,7 +752,7 @@ class InstanceWalker:
             return None
         _, var, (_, start) = hit
         name = var.spelling
-        if var.kind != K.VAR_DECL or not _is_integer(var.type) or not _is_automatic(var) or name in self._blocked:
+        if var.kind != K.VAR_DECL or not _is_integer(var) or not is_automatic(var) or name in self._blocked:
             return None
         if cond.kind != K.BINARY_OPERATOR or _operator(cond, "Binary") != "<" or not _names(cond.children[0], var):
             return None
@@ -756,10 +763,10 @@ class InstanceWalker:
             return None
         test, then = stmts[0].children
         then = then.children[0] if then.kind == K.COMPOUND_STMT and len(then.children) == 1 else then
-        if then.kind != K.BREAK_STMT or not test.kind.is_expression() or self._written_names(test):
+        if then.kind != K.BREAK_STMT or test.kind not in _EXPRESSIONS or self._written_names(test):
             return None
         value = ("first", name, self._expr(start, 0), self._expr(cond.children[1], 0), self._expr(test, 0))
-        return name, _placed(loop.extent.start.line, value)
+        return name, _placed(loop.line, value)
 
     def _table_of(self, decl) -> Expr | None:
         """A constant integer table declared here, when nothing writes it (a callee given it is handled by
@@ -802,7 +809,7 @@ class InstanceWalker:
         then_branch = branches[0]
         else_branch = branches[1] if len(branches) == 2 else None
         if else_branch is None:
-            before_then = split[0][max(0, then_branch.extent.start.offset - 64) : then_branch.extent.start.offset]
+            before_then = split[0][max(0, then_branch.offset - 64) : then_branch.offset]
             if _ELSE_BEFORE.search(before_then.rstrip()):
                 return {}
         saved = self._defs
@@ -914,22 +921,21 @@ class InstanceWalker:
         return self._splits[key]
 
     def _split(self, cur: ci.Cursor):
-        f = cur.extent.start.file
-        if f is None:
+        if cur.file is None:
             return None
-        data = self.extractor.text(f.name).data
-        head = _branch_head(data, cur.extent.start.offset, b"if")
+        data = self.extractor.text(cur.file).data
+        head = _branch_head(data, cur.offset, b"if")
         children = list(cur.get_children())
         if head is None:
-            if len(children) not in (2, 3) or not children[0].kind.is_expression():
+            if len(children) not in (2, 3) or children[0].kind not in _EXPRESSIONS:
                 return None
             text = _render(self._expr(children[0], 0))
             if "..." in text and evaluate_int(children[0]) is None:
                 return None  # a runtime condition we could neither evaluate nor name
             return b"", text, False, children[:1], children[1:]
         text, close, constexpr = head
-        header = [ch for ch in children if ch.extent.start.offset <= close]
-        branches = [ch for ch in children if ch.extent.start.offset > close]
+        header = [ch for ch in children if ch.offset <= close]
+        branches = [ch for ch in children if ch.offset > close]
         return data, text, constexpr, header, branches
 
     def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...] | None:
@@ -942,13 +948,13 @@ class InstanceWalker:
         value = evaluate_int(header[-1])
         if value is not None:
             return None if value else guards
-        line = cur.extent.start.line
+        line = cur.line
         return (*guards, Guard(self._expr(header[-1], 0), False, text, line, ((line, end),)))
 
     def _after_statement(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
         """The rest of the block runs with what ``cur`` leaves behind (``_exits``): after ``while (j < n - nb)``
         with no ``break``, or an if/else whose branches both end in that loop, ``j >= n - nb``."""
-        return (*guards, *(_extend(g, cur.extent.end.line + 1, end) for g in self._exits(cur)))
+        return (*guards, *(_extend(g, cur.end_line + 1, end) for g in self._exits(cur)))
 
     def _exits(self, stmt: ci.Cursor) -> list[Guard]:
         """What holds when ``stmt`` completes normally, as guards whose regions run to its end: a ``while``
@@ -963,19 +969,17 @@ class InstanceWalker:
         kind = stmt.kind
         if kind == K.WHILE_STMT:
             kids = list(stmt.get_children())
-            if len(kids) != 2 or not kids[0].kind.is_expression() or _leaves_loop(kids[1]):
+            if len(kids) != 2 or kids[0].kind not in _EXPRESSIONS or _leaves_loop(kids[1]):
                 return []
             if evaluate_int(kids[0]) is not None:
                 return []
-            after = stmt.extent.end.line + 1
-            return [
-                Guard(self._expr(kids[0], 0), False, self._text(kids[0]), stmt.extent.start.line, ((after, after - 1),))
-            ]
+            after = stmt.end_line + 1
+            return [Guard(self._expr(kids[0], 0), False, self._text(kids[0]), stmt.line, ((after, after - 1),))]
         if kind == K.COMPOUND_STMT:
-            end = stmt.extent.end.line
+            end = stmt.end_line
             out: list[Guard] = []
             for child in stmt.get_children():
-                out += [_extend(g, child.extent.end.line + 1, end) for g in self._exits(child)]
+                out += [_extend(g, child.end_line + 1, end) for g in self._exits(child)]
             return out
         if kind == K.IF_STMT:
             split = self._split_if(stmt)
@@ -1008,12 +1012,12 @@ class InstanceWalker:
         elif len(branches) == 1 and not data:
             then_branch = branches[0]  # a macro's if: children are (condition, then[, else])
         elif len(branches) == 1:
-            before = data[max(0, branches[0].extent.start.offset - 64) : branches[0].extent.start.offset]
+            before = data[max(0, branches[0].offset - 64) : branches[0].offset]
             if _ELSE_BEFORE.search(before.rstrip()):
                 else_branch = branches[0]
             else:
                 then_branch = branches[0]
-        line = cur.extent.start.line
+        line = cur.line
         value = evaluate_int(cond)
         if value is not None:
             decided.add((line, bool(value), constexpr))
@@ -1024,7 +1028,7 @@ class InstanceWalker:
         expr = self._expr(cond, 0)
         for branch, want in ((then_branch, True), (else_branch, False)):
             if branch is not None:
-                guard = Guard(expr, want, text, line, ((line, branch.extent.end.line),))
+                guard = Guard(expr, want, text, line, ((line, branch.end_line),))
                 stack.append((branch, (*guards, guard), defs))
         return True
 
@@ -1032,7 +1036,7 @@ class InstanceWalker:
         parts = list(cur.get_children())
         if len(parts) != 3:
             return False
-        line = cur.extent.start.line
+        line = cur.line
         stack.append((parts[0], guards, defs))
         value = evaluate_int(parts[0])
         if value is not None:
@@ -1042,7 +1046,7 @@ class InstanceWalker:
         text = self._text(parts[0])
         expr = self._expr(parts[0], 0)
         for part, want in ((parts[1], True), (parts[2], False)):
-            stack.append((part, (*guards, Guard(expr, want, text, line, ((line, part.extent.end.line),))), defs))
+            stack.append((part, (*guards, Guard(expr, want, text, line, ((line, part.end_line),))), defs))
         return True
 
     def _loop(self, cur: ci.Cursor, guards, defs: dict, stack, locals_: dict, written: set[str]) -> bool:
@@ -1067,18 +1071,18 @@ class InstanceWalker:
         states holds, runs from the body's first line after the loop's own line (where a ``for`` loop's step
         writes) up to the first statement of the body that writes one of its variables (``j += nb`` at the end
         of a ``while (j < n - nb)`` body). A body with a statement on the loop's line has none."""
-        if cond is None or not cond.kind.is_expression() or evaluate_int(cond) is not None:
+        if cond is None or cond.kind not in _EXPRESSIONS or evaluate_int(cond) is not None:
             return guards
-        line = loop.extent.start.line
+        line = loop.line
         stmts = list(body.get_children()) if body.kind == K.COMPOUND_STMT else [body]
-        if not stmts or stmts[0].extent.start.line <= line:
+        if not stmts or stmts[0].line <= line:
             return guards
-        start = body.extent.start.line if body.extent.start.line > line else line + 1
-        end = body.extent.end.line
+        start = body.line if body.line > line else line + 1
+        end = body.end_line
         names = _variables(cond)
         for stmt in stmts:
             if _writes_any(stmt, names):
-                end = stmt.extent.start.line - 1
+                end = stmt.line - 1
                 break
         regions = ((start, end),) if end >= start else ()
         return (*guards, Guard(self._expr(cond, 0), True, self._text(cond), line, regions))
@@ -1091,10 +1095,10 @@ class InstanceWalker:
         if len(kids) != 4 or kids[0].kind != K.DECL_STMT:
             return None
         decls = list(kids[0].get_children())
-        if len(decls) != 1 or decls[0].kind != K.VAR_DECL or not _is_integer(decls[0].type):
+        if len(decls) != 1 or decls[0].kind != K.VAR_DECL or not _is_integer(decls[0]):
             return None
         var = decls[0]
-        init = [ch for ch in var.get_children() if ch.kind.is_expression()]
+        init = [ch for ch in var.get_children() if ch.kind in _EXPRESSIONS]
         cond, step = _unwrap(kids[1]), _unwrap(kids[2])
         if not init or cond.kind != K.BINARY_OPERATOR or (op := _operator(cond, "Binary")) not in ("<", "<="):
             return None
@@ -1135,19 +1139,19 @@ class InstanceWalker:
             return _UNKNOWN
         outer = c
         passed = c.kind in _PASS_THROUGH
-        to = _kind(c.type) if passed else None
+        to = type_kind(c) if passed else None
         c = _unwrap(c)
         kind = c.kind
         converted = passed and to in _FLOATING
-        if passed and c is not outer and to not in _FLOATING and to not in _INTEGERS and _is_number(c.type):
+        if passed and c is not outer and to not in _FLOATING and to not in _INTEGERS and _is_number(c):
             return _UNKNOWN  # to half precision, ``_Float16`` or another type not modelled: it may round
         if converted and _narrows(c, outer):
             return _UNKNOWN
-        if converted or (kind in _FLOAT_KINDS and _is_floating(c.type)):
+        if converted or (kind in _FLOAT_KINDS and _is_floating(c)):
             real = self._real(c, depth)
             if real is not None:
                 return real
-        if kind in _CASTS and _is_integer(c.type):  # (int64_t)lda: the value, whatever its width
+        if kind in _CASTS and _is_integer(c):  # (int64_t)lda: the value, whatever its width
             inner = next(reversed(list(c.get_children())), None)
             return _UNKNOWN if inner is None else self._expr(inner, depth + 1)
         if kind == K.CXX_NULL_PTR_LITERAL_EXPR or (kind in _CASTS and _is_null(c)):
@@ -1159,7 +1163,7 @@ class InstanceWalker:
             if ref.kind == K.VAR_DECL and (known := self._defs.get(ref.spelling)) is not None:
                 self._defs_used.add(ref.spelling)
                 return known
-            if ref.kind == K.VAR_DECL and not _is_automatic(ref) and _is_array(ref.type):
+            if ref.kind == K.VAR_DECL and not is_automatic(ref) and _is_array(ref):
                 return self._global_table(ref)
             return ("param" if ref.kind == K.PARM_DECL else "local", ref.spelling)
         kids = list(c.get_children())
@@ -1183,8 +1187,8 @@ class InstanceWalker:
             if fn.spelling in ("min", "max") and len(args) == 2 and parent is not None and parent.spelling == "std":
                 return (fn.spelling, self._expr(args[0], depth + 1), self._expr(args[1], depth + 1))
             # a pointer from a one-argument call may be that argument (``cast2constType(B)``; see analyse._aliases)
-            wanted = _is_integer(c.type) or (len(args) == 1 and _kind(c.type) == T.POINTER)
-            if wanted and not fn.location.is_in_system_header and (usr := fn.get_usr()):
+            wanted = _is_integer(c) or (len(args) == 1 and type_kind(c) == _POINTER)
+            if wanted and not _in_system_header(fn) and (usr := fn.get_usr()):
                 return ("call", usr, tuple(self._expr(a, depth + 1) for a in args[:_MAX_ARGS]))
         if kind == K.ARRAY_SUBSCRIPT_EXPR and len(kids) == 2:
             base = self._expr(kids[0], depth + 1)
@@ -1196,7 +1200,7 @@ class InstanceWalker:
         ranges split into integer parts) applies to it: a variable, ``*p`` of a pointer-to-const parameter the
         body never repoints, a negation or a conversion of one; constants come exact from clang. Arithmetic,
         and an integer converted (a large one rounds), are unknown; a choice (None) is read as for integers."""
-        if not _is_floating(c.type):
+        if not _is_floating(c):
             return _UNKNOWN
         kind = c.kind
         if kind == K.CONDITIONAL_OPERATOR:
@@ -1235,26 +1239,32 @@ class InstanceWalker:
         return self._global_tables[usr]
 
     def _text(self, c: ci.Cursor) -> str:
-        f = c.extent.start.file
-        if f is None:
+        if c.file is None:
             return ""
-        s, e = c.extent.start.offset, c.extent.end.offset
-        return " ".join(self.extractor.text(f.name).slice(s, e).split()) if e > s else ""
+        s, e = c.offset, c.end_offset
+        return " ".join(self.extractor.text(c.file).slice(s, e).split()) if e > s else ""
+
+
+def _range_of(c) -> tuple[int, int] | None:
+    """The range of a node's, reference's or cursor's integer type, when 32 bits or less."""
+    return _integer_range(c.type) if type_kind(c) in _RANGED else None
 
 
 def _integer_range(t: ci.Type) -> tuple[int, int] | None:
-    try:
-        kind = t.get_canonical().kind
-    except ValueError:  # a type kind this libclang binding does not name (_Float16, bf16, ...)
-        return None
-    if kind == T.BOOL:
+    canonical = t.get_canonical()
+    kind = canonical._kind_id
+    if kind == T.BOOL.value:
         return (0, 1)
-    size = t.get_canonical().get_size()
+    size = canonical.get_size()
     if kind in _SIGNED and 0 < size <= 4:
         return (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1)
     if kind in _UNSIGNED and 0 < size <= 4:
         return (0, (1 << (8 * size)) - 1)
     return None
+
+
+def _in_system_header(c) -> bool:
+    return c.system if type(c) is Ref else c.location.is_in_system_header
 
 
 def _is_null(cast: ci.Cursor) -> bool:
@@ -1268,29 +1278,27 @@ def _default_argument(fn: ci.Cursor, index: int) -> ci.Cursor | None:
     params = list(fn.get_arguments())
     if index >= len(params):
         return None
-    values = [ch for ch in params[index].get_children() if ch.kind.is_expression()]
+    values = [ch for ch in params[index].get_children() if ch.kind in _EXPRESSIONS]
     return values[-1] if values else None
 
 
-def _kind(t: ci.Type) -> ci.TypeKind | None:
-    """A type's canonical kind; None for one the Python bindings do not know (``_Float16``)."""
-    try:
-        return t.get_canonical().kind
-    except ValueError:
-        return None
+def _type_id(t: ci.Type) -> int:
+    """The id of a type's canonical kind (ids the Python bindings do not name, ``_Float16``, included)."""
+    return t.get_canonical()._kind_id
 
 
-def _is_floating(t: ci.Type) -> bool:
-    return _kind(t) in _FLOATING
+def _is_floating(c) -> bool:
+    """Whether a node's, reference's or cursor's type is ``float``, ``double`` or ``long double``."""
+    return type_kind(c) in _FLOATING
 
 
-def _is_number(t: ci.Type) -> bool:
-    return _is_integer(t) or _is_floating(t)
+def _is_number(c) -> bool:
+    return type_kind(c) in _NUMBERS
 
 
 def _narrows(inner, outer) -> bool:
     """Whether a floating-point ``inner`` converted to ``outer``'s type may round (``double`` to ``float``)."""
-    return _is_floating(inner.type) and inner.type.get_size() > outer.type.get_size()
+    return _is_floating(inner) and inner.type.get_size() > outer.type.get_size()
 
 
 def _names_in(nodes) -> frozenset[str]:
@@ -1318,10 +1326,10 @@ def _calls_any(stmt, names: set[str]) -> bool:
 
 def _const_float_pointer(t: ci.Type) -> bool:
     """``const T*`` with ``T`` a floating-point type (rocBLAS's ``alpha``)."""
-    if _kind(t) != T.POINTER:
+    if _type_id(t) != _POINTER:
         return False
     pointee = t.get_canonical().get_pointee()
-    return pointee.is_const_qualified() and _kind(pointee) in _FLOATING
+    return pointee.is_const_qualified() and _type_id(pointee) in _FLOATING
 
 
 def _binds_mutable(fn: ci.Cursor | None, index: int) -> bool:
@@ -1329,11 +1337,11 @@ def _binds_mutable(fn: ci.Cursor | None, index: int) -> bool:
     if fn is None or fn.spelling.startswith("operator"):
         return True
     ptype = _bind_clang().clang_getArgType(fn.type, index)
-    kind = _kind(ptype)
-    if kind == T.INVALID:  # past the declared parameters (a C variadic): unknown
-        return _kind(fn.type) != T.FUNCTIONNOPROTO
-    return kind == T.RVALUEREFERENCE or (
-        kind == T.LVALUEREFERENCE and not ptype.get_canonical().get_pointee().is_const_qualified()
+    kind = _type_id(ptype)
+    if kind == T.INVALID.value:  # past the declared parameters (a C variadic): unknown
+        return _type_id(fn.type) != T.FUNCTIONNOPROTO.value
+    return kind == T.RVALUEREFERENCE.value or (
+        kind == T.LVALUEREFERENCE.value and not ptype.get_canonical().get_pointee().is_const_qualified()
     )
 
 
@@ -1347,17 +1355,14 @@ def _copy_source(args: list, var: ci.Cursor) -> str | None:
     ref = src.referenced if src.kind == K.DECL_REF_EXPR else None
     if ref is None or ref.kind != K.PARM_DECL or not _const_float_pointer(ref.type):
         return None
-    if _kind(ref.type.get_canonical().get_pointee()) != _kind(var.type):
+    if _type_id(ref.type.get_canonical().get_pointee()) != type_kind(var):
         return None
     return ref.spelling if evaluate_int(args[2]) == var.type.get_size() else None
 
 
-def _is_integer(t: ci.Type) -> bool:
+def _is_integer(c) -> bool:
     """An integer, bool or enumeration type (``rocblas_status``, ``rocblas_fill``)."""
-    try:
-        return t.get_canonical().kind in _SIGNED | _UNSIGNED | {T.BOOL, T.ENUM}
-    except ValueError:
-        return False
+    return type_kind(c) in _INTEGERS
 
 
 def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
@@ -1368,7 +1373,7 @@ def _type_range(arg: ci.Cursor) -> tuple[int, int] | None:
     for _ in range(6):
         if node is None:
             break
-        r = _integer_range(node.type)
+        r = _range_of(node)
         if r is not None and (best is None or r[1] - r[0] < best[1] - best[0]):
             best = r
         if node.kind not in _CASTS:
@@ -1382,18 +1387,18 @@ def _note_local(decl: ci.Cursor, expr, locals_: dict, written: set[str]) -> None
     initializers (shadowing, two loops) is treated as written, so it is never evaluated. An integer
     table initialised with constants (``I size[][N] = {TUNING_TABLE}``) stands for the range of them."""
     name = decl.spelling
-    if name and not _is_automatic(decl) and not decl.type.is_const_qualified():
+    if name and not is_automatic(decl) and not decl.type.is_const_qualified():
         written.add(name)  # a static local keeps what earlier calls left in it
         return
-    if name and _is_array(decl.type):
+    if name and _is_array(decl):
         table = _constant_table(decl)
         if table is not None:
             _set_local(name, table, locals_, written)
         return
-    if not name or not _is_number(decl.type):
+    if not name or not _is_number(decl):
         return
-    init = [ch for ch in decl.get_children() if ch.kind.is_expression()]
-    _set_local(name, ("at", decl.extent.start.line, expr(init[-1], 0)) if init else _UNSET, locals_, written)
+    init = [ch for ch in decl.get_children() if ch.kind in _EXPRESSIONS]
+    _set_local(name, ("at", decl.line, expr(init[-1], 0)) if init else _UNSET, locals_, written)
 
 
 def _extend(guard: Guard, start: int, end: int) -> Guard:
@@ -1427,7 +1432,7 @@ def _note_range(decl: ci.Cursor, ranges: dict[str, tuple[int, int] | None]) -> N
     name = decl.spelling
     if not name:
         return
-    r = _integer_range(decl.type)
+    r = _range_of(decl)
     if name in ranges:
         old = ranges[name]
         r = None if old is None or r is None else (min(old[0], r[0]), max(old[1], r[1]))
@@ -1452,7 +1457,7 @@ def _constant_table(decl: ci.Cursor) -> Expr | None:
             return None
         out = []
         for child in node.get_children():
-            if _is_array(element):
+            if _type_id(element) in _ARRAYS:
                 value = build(child, element)
             else:
                 value = evaluate_int(child)
@@ -1461,7 +1466,7 @@ def _constant_table(decl: ci.Cursor) -> Expr | None:
                 return None
             out.append(value)
         if size > len(out):
-            if _is_array(element):
+            if _type_id(element) in _ARRAYS:
                 return None  # a row left out entirely: rare, not worth shaping
             out += [0] * (size - len(out))
         return tuple(out) if out and (size < 0 or size == len(out)) else None
@@ -1484,11 +1489,8 @@ def _const_elements(t: ci.Type) -> bool:
         return False
 
 
-def _is_array(t: ci.Type) -> bool:
-    try:
-        return t.get_canonical().kind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY)
-    except ValueError:
-        return False
+def _is_array(c) -> bool:
+    return type_kind(c) in _ARRAYS
 
 
 def _increases(op: str, amount: int | None, init: ci.Cursor) -> bool:
@@ -1575,15 +1577,6 @@ def _assigns_at_top(branch) -> bool:
     )
 
 
-_FUNCTIONS = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION}
-
-
-def _is_automatic(var) -> bool:
-    """A non-static local of a function: only that call's own statements change it."""
-    parent = var.semantic_parent
-    return parent is not None and parent.kind in _FUNCTIONS and var.storage_class != ci.StorageClass.STATIC
-
-
 _MAX_PLACED = 256  # nodes in the value a local holds at a place; past it the value is forgotten
 
 
@@ -1618,7 +1611,7 @@ def _bound_to_reference(call) -> frozenset[str]:
     fn = None
     for index, ref in bare:
         var = ref.referenced
-        if var is None or var.kind != K.VAR_DECL or not _is_number(var.type):
+        if var is None or var.kind != K.VAR_DECL or not _is_number(var):
             continue
         fn = fn or call.referenced
         if _binds_mutable(fn, index):
@@ -1632,7 +1625,7 @@ def _arrays_passed(call) -> list[str]:
     for arg in call.children[1:]:
         inner = _unwrap(arg)
         ref = inner.referenced if inner.kind == K.DECL_REF_EXPR else None
-        if ref is not None and ref.kind == K.VAR_DECL and _is_array(ref.type):
+        if ref is not None and ref.kind == K.VAR_DECL and _is_array(ref):
             out.append(ref.spelling)
     return out
 
@@ -1678,7 +1671,7 @@ def _set_local(name: str, value: Expr, locals_: dict, written: set[str]) -> None
 def _names(expr: ci.Cursor, var: ci.Cursor) -> bool:
     """Whether ``expr`` is (a cast of) a reference to the variable ``var``."""
     expr = _unwrap(expr)
-    return expr.kind == K.DECL_REF_EXPR and expr.referenced is not None and expr.referenced == raw(var)
+    return expr.kind == K.DECL_REF_EXPR and expr.referenced is not None and raw(expr.referenced) == raw(var)
 
 
 def _always_exits(stmt: ci.Cursor) -> bool:

@@ -108,6 +108,7 @@ def _extractor_fingerprint() -> str:
     shaping = [
         "clang_facts.py",
         "cursor_tree.py",
+        "_flat.c",
         "inactive.py",
         "instances.py",
         "treesitter_facts.py",

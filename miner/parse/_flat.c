@@ -7,6 +7,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <dlfcn.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@ enum {
     K_FUNCTION_DECL = 8, K_VAR_DECL = 9, K_PARM_DECL = 10, K_CXX_METHOD = 21, K_CONSTRUCTOR = 24,
     K_DESTRUCTOR = 25, K_CONVERSION_FUNCTION = 26, K_FUNCTION_TEMPLATE = 30,
     K_DECL_REF_EXPR = 101, K_MEMBER_REF_EXPR = 102, K_CALL_EXPR = 103,
+    K_UNEXPOSED_EXPR = 100, K_PAREN_EXPR = 111, K_COMPOUND_STMT = 202, K_CXX_TRY_STMT = 224,
+    K_CUDADEVICE_ATTR = 413, K_CUDAGLOBAL_ATTR = 414, K_CUDAHOST_ATTR = 415,
     K_UNARY_OPERATOR = 112, K_BINARY_OPERATOR = 114, K_COMPOUND_ASSIGNMENT_OPERATOR = 115,
     SC_STATIC = 3,
 };
@@ -64,10 +67,18 @@ static const char *NAMES[] = {
     "clang_getCursorUnaryOperatorKind", "clang_getUnaryOperatorKindSpelling",
 };
 
+static PyTypeObject *node_type, *ref_type;
+static PyObject *kinds;
+
+/* bind(libclang path, Node type, Ref type, CursorKind by id) */
 static PyObject *bind(PyObject *self, PyObject *args) {
     const char *path;
-    if (!PyArg_ParseTuple(args, "s", &path))
+    PyObject *node, *ref, *by_id;
+    if (!PyArg_ParseTuple(args, "sO!O!O!", &path, &PyType_Type, &node, &PyType_Type, &ref, &PyList_Type, &by_id))
         return NULL;
+    Py_XSETREF(node_type, (PyTypeObject *)Py_NewRef(node));
+    Py_XSETREF(ref_type, (PyTypeObject *)Py_NewRef(ref));
+    Py_XSETREF(kinds, Py_NewRef(by_id));
     void *handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     if (handle == NULL)
         handle = dlopen(path, RTLD_NOW);
@@ -132,14 +143,91 @@ static PyObject *automatic(CXCursor c) {
     return PyBool_FromLong(yes);
 }
 
+/* ------------------------------------------------------------------ the node and reference types */
+
 typedef struct {
-    PyObject *rows;     /* list of row tuples, in visit order */
-    PyObject *cursors;  /* bytearray: each row's CXCursor */
-    PyObject *refs;     /* bytearray: each reference's CXCursor */
-    Py_ssize_t n_refs;
-    CXCursor *stack;    /* the open ancestors of the next node, as in miner.parse.cursor_tree */
-    Py_ssize_t *stack_row;
+    PyObject_HEAD
+    int raw_kind;
+    PyObject *kind, *children, *spelling, *tk, *line, *offset, *end_line, *end_offset, *file, *op, *automatic,
+        *referenced, *unwrapped, *body, *index, *cursor;
+} NodeObject;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *kind, *spelling, *tk, *automatic, *system, *usr, *body, *index, *cursor;
+} RefObject;
+
+#define OPTIONAL(type, name, field) {name, T_OBJECT_EX, offsetof(type, field), 0, NULL}
+#define LAZY(type, name, field) {name, T_OBJECT, offsetof(type, field), 0, NULL}
+
+static PyMemberDef node_members[] = {
+    OPTIONAL(NodeObject, "kind", kind), OPTIONAL(NodeObject, "children", children),
+    OPTIONAL(NodeObject, "spelling", spelling), OPTIONAL(NodeObject, "tk", tk), OPTIONAL(NodeObject, "line", line),
+    OPTIONAL(NodeObject, "offset", offset), OPTIONAL(NodeObject, "end_line", end_line),
+    OPTIONAL(NodeObject, "end_offset", end_offset), OPTIONAL(NodeObject, "file", file),
+    OPTIONAL(NodeObject, "op", op), OPTIONAL(NodeObject, "automatic", automatic),
+    OPTIONAL(NodeObject, "referenced", referenced), LAZY(NodeObject, "_unwrapped", unwrapped),
+    LAZY(NodeObject, "_body", body), LAZY(NodeObject, "_i", index),
+    LAZY(NodeObject, "_cursor", cursor), {NULL, 0, 0, 0, NULL},
+};
+
+static PyMemberDef ref_members[] = {
+    OPTIONAL(RefObject, "kind", kind), OPTIONAL(RefObject, "spelling", spelling), OPTIONAL(RefObject, "tk", tk),
+    OPTIONAL(RefObject, "automatic", automatic), OPTIONAL(RefObject, "system", system),
+    LAZY(RefObject, "usr", usr), LAZY(RefObject, "_body", body), LAZY(RefObject, "_i", index),
+    LAZY(RefObject, "_cursor", cursor), {NULL, 0, 0, 0, NULL},
+};
+
+static void node_dealloc(NodeObject *self) {
+    Py_XDECREF(self->kind); Py_XDECREF(self->children); Py_XDECREF(self->spelling); Py_XDECREF(self->tk);
+    Py_XDECREF(self->line); Py_XDECREF(self->offset); Py_XDECREF(self->end_line); Py_XDECREF(self->end_offset);
+    Py_XDECREF(self->file); Py_XDECREF(self->op); Py_XDECREF(self->automatic); Py_XDECREF(self->referenced);
+    Py_XDECREF(self->unwrapped); Py_XDECREF(self->body); Py_XDECREF(self->index); Py_XDECREF(self->cursor);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static void ref_dealloc(RefObject *self) {
+    Py_XDECREF(self->kind); Py_XDECREF(self->spelling); Py_XDECREF(self->tk); Py_XDECREF(self->automatic);
+    Py_XDECREF(self->system); Py_XDECREF(self->usr); Py_XDECREF(self->body); Py_XDECREF(self->index);
+    Py_XDECREF(self->cursor);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject NodeBase = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "miner.parse._flat.NodeBase",
+    .tp_basicsize = sizeof(NodeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_dealloc = (destructor)node_dealloc,
+    .tp_members = node_members,
+    .tp_new = PyType_GenericNew,
+    .tp_doc = "A body node's facts (miner.parse.cursor_tree.Node).",
+};
+
+static PyTypeObject RefBase = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "miner.parse._flat.RefBase",
+    .tp_basicsize = sizeof(RefObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_dealloc = (destructor)ref_dealloc,
+    .tp_members = ref_members,
+    .tp_new = PyType_GenericNew,
+    .tp_doc = "What a name refers to (miner.parse.cursor_tree.Ref).",
+};
+
+/* ------------------------------------------------------------------ one body */
+
+typedef struct {
+    PyTypeObject *node_type, *ref_type; /* Python subclasses of NodeBase and RefBase */
+    PyObject *kinds;                    /* CursorKind by id (None where the bindings name none) */
+    PyObject *body;                     /* what the tree's nodes share */
+    PyObject *cursors;                  /* bytearray: each node's CXCursor, in visit order */
+    PyObject *refs;                     /* bytearray: each reference's CXCursor */
+    Py_ssize_t n_nodes, n_refs;
+    CXCursor *stack;                    /* the open ancestors of the next node, as in miner.parse.cursor_tree */
+    NodeObject **stack_node;
     Py_ssize_t depth, cap;
+    NodeObject *root;
+    NodeObject **all; /* every node, in visit order (borrowed) */
+    Py_ssize_t all_cap;
     FileNames files;
     int failed;
 } Flat;
@@ -152,89 +240,125 @@ static int append_bytes(PyObject *array, const void *data, Py_ssize_t size) {
     return 0;
 }
 
-/* (kind, spelling, canonical type kind, automatic, in a system header, USR or None, index) of what a name
- * refers to; USR only for a function outside system headers, the walk's callees. */
+static PyObject *kind_object(Flat *flat, int kind) {
+    if (kind < 0 || kind >= PyList_GET_SIZE(flat->kinds) || PyList_GET_ITEM(flat->kinds, kind) == Py_None) {
+        PyErr_Format(PyExc_ValueError, "Unknown cursor kind %d", kind);
+        return NULL;
+    }
+    return Py_NewRef(PyList_GET_ITEM(flat->kinds, kind));
+}
+
+/* What a name refers to: its kind, spelling, canonical type kind, whether it is a function's non-static local,
+ * whether it is declared in a system header, and its USR when it is a function outside system headers (the
+ * walk's callees); None for nothing. */
 static PyObject *reference(Flat *flat, CXCursor c) {
     CXCursor ref = lib.getCursorReferenced(c);
     if (lib.Cursor_isNull(ref))
         Py_RETURN_NONE;
-    int system = lib.Location_isInSystemHeader(lib.getCursorLocation(ref));
-    PyObject *spelling = take_string(lib.getCursorSpelling(ref));
-    if (spelling == NULL)
+    RefObject *r = (RefObject *)flat->ref_type->tp_alloc(flat->ref_type, 0);
+    if (r == NULL)
         return NULL;
-    PyObject *usr;
+    int system = lib.Location_isInSystemHeader(lib.getCursorLocation(ref));
+    r->kind = kind_object(flat, ref.kind);
+    r->spelling = take_string(lib.getCursorSpelling(ref));
+    r->tk = PyLong_FromLong(canonical_kind(ref));
+    r->automatic = automatic(ref);
+    r->system = PyBool_FromLong(system);
     if (!system && (ref.kind == K_FUNCTION_DECL || ref.kind == K_CXX_METHOD || ref.kind == K_FUNCTION_TEMPLATE))
-        usr = take_string(lib.getCursorUSR(ref));
+        r->usr = take_string(lib.getCursorUSR(ref));
     else
-        usr = Py_NewRef(Py_None);
-    PyObject *aut = automatic(ref);
-    if (usr == NULL || append_bytes(flat->refs, &ref, sizeof ref) < 0) {
-        Py_DECREF(spelling);
-        Py_XDECREF(usr);
-        Py_DECREF(aut);
+        r->usr = Py_NewRef(Py_None);
+    r->body = Py_NewRef(flat->body);
+    r->index = PyLong_FromSsize_t(flat->n_refs++);
+    if (!r->kind || !r->spelling || !r->tk || !r->usr || !r->index || append_bytes(flat->refs, &ref, sizeof ref) < 0) {
+        Py_DECREF(r);
         return NULL;
     }
-    return Py_BuildValue("(iNiNNNn)", ref.kind, spelling, canonical_kind(ref), aut, PyBool_FromLong(system), usr,
-                         flat->n_refs++);
+    return (PyObject *)r;
 }
 
 static PyObject *operator_spelling(CXCursor c) {
     if (c.kind == K_UNARY_OPERATOR)
         return take_string(lib.getUnaryOperatorKindSpelling(lib.getCursorUnaryOperatorKind(c)));
-    if (c.kind == K_BINARY_OPERATOR || c.kind == K_COMPOUND_ASSIGNMENT_OPERATOR)
-        return take_string(lib.getBinaryOperatorKindSpelling(lib.getCursorBinaryOperatorKind(c)));
-    Py_RETURN_NONE;
+    return take_string(lib.getBinaryOperatorKindSpelling(lib.getCursorBinaryOperatorKind(c)));
 }
 
-static PyObject *row(Flat *flat, CXCursor c, Py_ssize_t parent) {
-    int k = c.kind;
-    int named = k == K_VAR_DECL || k == K_PARM_DECL || k == K_DECL_REF_EXPR || k == K_MEMBER_REF_EXPR ||
-                k == K_CALL_EXPR;
-    PyObject *spelling = named ? take_string(lib.getCursorSpelling(c)) : Py_NewRef(Py_None);
+static NodeObject *node(Flat *flat, CXCursor c) {
+    NodeObject *n = (NodeObject *)flat->node_type->tp_alloc(flat->node_type, 0);
+    if (n == NULL)
+        return NULL;
+    int k = n->raw_kind = c.kind;
     CXSourceRange extent = lib.getCursorExtent(c);
     CXFile file, end_file;
     unsigned line, column, offset, end_line, end_offset;
     lib.getExpansionLocation(lib.getRangeStart(extent), &file, &line, &column, &offset);
     lib.getExpansionLocation(lib.getRangeEnd(extent), &end_file, &end_line, &column, &end_offset);
-    PyObject *name = file_name(&flat->files, file);
-    PyObject *op = operator_spelling(c);
-    PyObject *aut = k == K_VAR_DECL ? automatic(c) : Py_NewRef(Py_None);
-    PyObject *ref = (k == K_DECL_REF_EXPR || k == K_MEMBER_REF_EXPR || k == K_CALL_EXPR) ? reference(flat, c)
-                                                                                          : Py_NewRef(Py_None);
-    if (spelling == NULL || name == NULL || op == NULL || ref == NULL) {
-        Py_XDECREF(spelling);
-        Py_XDECREF(name);
-        Py_XDECREF(op);
-        Py_XDECREF(aut);
-        Py_XDECREF(ref);
+    int failed = (n->kind = kind_object(flat, k)) == NULL || (n->children = PyList_New(0)) == NULL ||
+                 (n->tk = PyLong_FromLong(canonical_kind(c))) == NULL ||
+                 (n->line = PyLong_FromUnsignedLong(line)) == NULL ||
+                 (n->offset = PyLong_FromUnsignedLong(offset)) == NULL ||
+                 (n->end_line = PyLong_FromUnsignedLong(end_line)) == NULL ||
+                 (n->end_offset = PyLong_FromUnsignedLong(end_offset)) == NULL ||
+                 (n->file = file_name(&flat->files, file)) == NULL;
+    if (!failed && (k == K_VAR_DECL || k == K_PARM_DECL || k == K_DECL_REF_EXPR || k == K_MEMBER_REF_EXPR ||
+                    k == K_CALL_EXPR))
+        failed = (n->spelling = take_string(lib.getCursorSpelling(c))) == NULL;
+    if (!failed && (k == K_UNARY_OPERATOR || k == K_BINARY_OPERATOR || k == K_COMPOUND_ASSIGNMENT_OPERATOR))
+        failed = (n->op = operator_spelling(c)) == NULL;
+    if (!failed && k == K_VAR_DECL)
+        n->automatic = automatic(c);
+    if (!failed && (k == K_DECL_REF_EXPR || k == K_MEMBER_REF_EXPR || k == K_CALL_EXPR))
+        failed = (n->referenced = reference(flat, c)) == NULL;
+    if (!failed) {
+        n->body = Py_NewRef(flat->body);
+        failed = (n->index = PyLong_FromSsize_t(flat->n_nodes++)) == NULL ||
+                 append_bytes(flat->cursors, &c, sizeof c) < 0;
+    }
+    if (failed) {
+        Py_DECREF(n);
         return NULL;
     }
-    return Py_BuildValue("(inNiIIIINNNN)", k, parent, spelling, canonical_kind(c), line, offset, end_line,
-                         end_offset, name, op, aut, ref);
+    return n;
 }
 
-static int add(Flat *flat, CXCursor c, Py_ssize_t parent) {
-    PyObject *r = row(flat, c, parent);
-    if (r == NULL)
+/* Adds ``c`` below the open node at ``depth - 1`` (the root when depth is 0) and opens it. */
+static int add(Flat *flat, CXCursor c) {
+    NodeObject *n = node(flat, c);
+    if (n == NULL)
         return -1;
-    int failed = PyList_Append(flat->rows, r) < 0 || append_bytes(flat->cursors, &c, sizeof c) < 0;
-    Py_DECREF(r);
-    if (failed)
-        return -1;
+    if (flat->n_nodes > flat->all_cap) {
+        Py_ssize_t cap = flat->all_cap ? 2 * flat->all_cap : 256;
+        NodeObject **all = PyMem_Realloc(flat->all, cap * sizeof *all);
+        if (all == NULL) {
+            Py_DECREF(n);
+            return -1;
+        }
+        flat->all = all;
+        flat->all_cap = cap;
+    }
+    flat->all[flat->n_nodes - 1] = n;
+    if (flat->depth == 0) {
+        flat->root = n;
+    } else {
+        int failed = PyList_Append(flat->stack_node[flat->depth - 1]->children, (PyObject *)n) < 0;
+        Py_DECREF(n); /* the parent's list holds it */
+        if (failed)
+            return -1;
+    }
     if (flat->depth == flat->cap) {
         Py_ssize_t cap = flat->cap ? 2 * flat->cap : 64;
         CXCursor *stack = PyMem_Realloc(flat->stack, cap * sizeof *stack);
         if (stack == NULL)
             return -1;
         flat->stack = stack;
-        Py_ssize_t *rows = PyMem_Realloc(flat->stack_row, cap * sizeof *rows);
-        if (rows == NULL)
+        NodeObject **nodes = PyMem_Realloc(flat->stack_node, cap * sizeof *nodes);
+        if (nodes == NULL)
             return -1;
-        flat->stack_row = rows;
+        flat->stack_node = nodes;
         flat->cap = cap;
     }
     flat->stack[flat->depth] = c;
-    flat->stack_row[flat->depth++] = PyList_GET_SIZE(flat->rows) - 1;
+    flat->stack_node[flat->depth++] = n;
     return 0;
 }
 
@@ -242,23 +366,71 @@ static int visit(CXCursor child, CXCursor parent, void *data) {
     Flat *flat = data;
     while (flat->depth > 1 && !lib.equalCursors(flat->stack[flat->depth - 1], parent))
         flat->depth--;
-    if (add(flat, child, flat->stack_row[flat->depth - 1]) < 0) {
+    if (add(flat, child) < 0) {
         flat->failed = 1;
         return 0; /* CXChildVisit_Break */
     }
     return VISIT_RECURSE;
 }
 
-/* flatten(cursor: bytes-like of one CXCursor) -> (rows, cursors, refs)
- * rows[i] = (kind, parent row or -1, spelling or None, canonical type kind, line, offset, end line, end offset,
- *            file name or None, operator or None, automatic or None, reference or None) */
-static PyObject *flatten(PyObject *self, PyObject *args) {
-    Py_buffer root;
+/* What each node is below the parentheses and implicit conversions that wrap it alone
+ * (miner.parse.instances._unwrap): None for the node itself. Children come after their parent. */
+static void unwrap(Flat *flat) {
+    for (Py_ssize_t i = flat->n_nodes - 1; i >= 0; i--) {
+        NodeObject *n = flat->all[i];
+        if (PyList_GET_SIZE(n->children) != 1 || !(n->raw_kind == K_UNEXPOSED_EXPR || n->raw_kind == K_PAREN_EXPR))
+            continue;
+        NodeObject *child = (NodeObject *)PyList_GET_ITEM(n->children, 0);
+        n->unwrapped = Py_NewRef(child->unwrapped != NULL ? child->unwrapped : (PyObject *)child);
+    }
+}
+
+/* attributes(cursor: bytes of one CXCursor) -> bits: 1 __global__, 2 __device__, 4 __host__, from the
+ * function's children before its body (miner.parse.clang_facts._exec_space) */
+static int attribute(CXCursor child, CXCursor parent, void *data) {
+    int *bits = data;
+    if (child.kind == K_COMPOUND_STMT || child.kind == K_CXX_TRY_STMT)
+        return 0; /* CXChildVisit_Break: attributes come before the body */
+    if (child.kind == K_CUDAGLOBAL_ATTR)
+        *bits |= 1;
+    else if (child.kind == K_CUDADEVICE_ATTR)
+        *bits |= 2;
+    else if (child.kind == K_CUDAHOST_ATTR)
+        *bits |= 4;
+    return 1; /* CXChildVisit_Continue */
+}
+
+static PyObject *attributes(PyObject *self, PyObject *args) {
+    Py_buffer fn;
     if (!bound) {
-        PyErr_SetString(PyExc_RuntimeError, "bind(libclang path) first");
+        PyErr_SetString(PyExc_RuntimeError, "bind() first");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "y*", &root))
+    if (!PyArg_ParseTuple(args, "y*", &fn))
+        return NULL;
+    if (fn.len != sizeof(CXCursor)) {
+        PyBuffer_Release(&fn);
+        PyErr_SetString(PyExc_ValueError, "not a CXCursor");
+        return NULL;
+    }
+    CXCursor c;
+    memcpy(&c, fn.buf, sizeof c);
+    PyBuffer_Release(&fn);
+    int bits = 0;
+    lib.visitChildren(c, attribute, &bits);
+    return PyLong_FromLong(bits);
+}
+
+/* flatten(cursor: bytes of one CXCursor, body) -> (root node, cursors, refs): the tree below ``cursor`` as
+ * nodes that share ``body``, with each node's and each reference's CXCursor in visit order. */
+static PyObject *flatten(PyObject *self, PyObject *args) {
+    Py_buffer root;
+    PyObject *body;
+    if (!bound) {
+        PyErr_SetString(PyExc_RuntimeError, "bind() first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "y*O", &root, &body))
         return NULL;
     if (root.len != sizeof(CXCursor)) {
         PyBuffer_Release(&root);
@@ -269,20 +441,26 @@ static PyObject *flatten(PyObject *self, PyObject *args) {
     memcpy(&top, root.buf, sizeof top);
     PyBuffer_Release(&root);
     Flat flat = {0};
-    flat.rows = PyList_New(0);
+    flat.node_type = node_type;
+    flat.ref_type = ref_type;
+    flat.kinds = kinds;
+    flat.body = body;
     flat.cursors = PyByteArray_FromStringAndSize(NULL, 0);
     flat.refs = PyByteArray_FromStringAndSize(NULL, 0);
     PyObject *out = NULL;
-    if (flat.rows && flat.cursors && flat.refs && add(&flat, top, -1) == 0) {
+    if (flat.cursors && flat.refs && add(&flat, top) == 0) {
         lib.visitChildren(top, visit, &flat);
-        if (!flat.failed)
-            out = PyTuple_Pack(3, flat.rows, flat.cursors, flat.refs);
+        if (!flat.failed) {
+            unwrap(&flat);
+            out = PyTuple_Pack(3, (PyObject *)flat.root, flat.cursors, flat.refs);
+        }
     }
     for (int i = 0; i < flat.files.used; i++)
         Py_DECREF(flat.files.name[i]);
     PyMem_Free(flat.stack);
-    PyMem_Free(flat.stack_row);
-    Py_XDECREF(flat.rows);
+    PyMem_Free(flat.stack_node);
+    PyMem_Free(flat.all);
+    Py_XDECREF(flat.root);
     Py_XDECREF(flat.cursors);
     Py_XDECREF(flat.refs);
     return out;
@@ -290,10 +468,23 @@ static PyObject *flatten(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS, "Look up libclang's functions in the library at this path."},
-    {"flatten", flatten, METH_VARARGS, "A cursor and everything below it, as rows of facts."},
+    {"attributes", attributes, METH_VARARGS, "A function's __global__, __device__ and __host__ attributes, as bits."},
+    {"flatten", flatten, METH_VARARGS, "A cursor and everything below it, as nodes."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_flat", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__flat(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__flat(void) {
+    if (PyType_Ready(&NodeBase) < 0 || PyType_Ready(&RefBase) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "NodeBase", (PyObject *)&NodeBase) < 0 ||
+        PyModule_AddObjectRef(m, "RefBase", (PyObject *)&RefBase) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -26,6 +26,7 @@ from miner.models import (
     LaunchConfig,
     Resolution,
 )
+from miner.parse.cursor_tree import cuda_attributes
 from miner.parse.launch_text import parse_launch
 from miner.source.profile import LaunchMacro
 
@@ -468,17 +469,7 @@ def _branch_head(data: bytes, start: int, keyword: bytes) -> tuple[str, int, boo
 
 
 def _exec_space(c: ci.Cursor) -> str:
-    glob = dev = host = False
-    for ch in c.get_children():
-        k = ch.kind
-        if k == K.CUDAGLOBAL_ATTR:
-            glob = True
-        elif k == K.CUDADEVICE_ATTR:
-            dev = True
-        elif k == K.CUDAHOST_ATTR:
-            host = True
-        elif k in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
-            break  # attributes come before the body
+    glob, dev, host = cuda_attributes(c)
     if glob:
         return ExecSpace.GLOBAL.value
     if dev and host:

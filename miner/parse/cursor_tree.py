@@ -31,6 +31,7 @@ _FUNCTIONS = frozenset(
 _OPERATORS = {K.UNARY_OPERATOR.value: "Unary", K.BINARY_OPERATOR.value: "Binary",
               K.COMPOUND_ASSIGNMENT_OPERATOR.value: "Binary"}  # fmt: skip
 _KINDS = {k.value: k for k in ci.CursorKind.get_all_kinds()}
+_PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}  # what ``unwrap`` looks through
 _CURSOR_SIZE = ctypes.sizeof(ci.Cursor)
 
 
@@ -48,17 +49,8 @@ class _Body:
         return c
 
 
-class Ref:
-    """What a name in a body refers to: its kind, spelling, canonical type kind, whether it is a function's own
-    non-static local, whether it is declared in a system header, and (a function's) USR."""
-
-    __slots__ = ("kind", "spelling", "tk", "automatic", "system", "usr", "_body", "_i", "_cursor")
-
-    def __init__(self, row: tuple, body: _Body) -> None:
-        kind, self.spelling, self.tk, self.automatic, self.system, self.usr, self._i = row
-        self.kind = _KINDS[kind]
-        self._body = body
-        self._cursor = None
+class _RefMethods:
+    __slots__ = ()
 
     @property
     def cursor(self) -> ci.Cursor:
@@ -73,12 +65,8 @@ class Ref:
         return getattr(self.cursor, name)
 
 
-class Node:
-    """One node of a body. ``spelling`` is read for declarations and names; ``referenced`` for names and calls;
-    ``automatic`` for variables; ``op`` for operators. Any other attribute is its cursor's."""
-
-    __slots__ = ("kind", "children", "spelling", "tk", "line", "offset", "end_line", "end_offset", "file", "op",
-                 "automatic", "referenced", "_body", "_i", "_cursor")  # fmt: skip
+class _NodeMethods:
+    __slots__ = ()
 
     def get_children(self) -> Iterator[Node]:
         return iter(self.children)
@@ -98,6 +86,30 @@ class Node:
         return getattr(self.cursor, name)
 
 
+if _flat is not None:  # the compiled reader makes its nodes and references as these, in C
+
+    class Ref(_RefMethods, _flat.RefBase):
+        """What a name in a body refers to: its kind, spelling, canonical type kind (``tk``), whether it is a
+        function's own non-static local, whether it is declared in a system header, and (a function's) USR."""
+
+        __slots__ = ()
+
+    class Node(_NodeMethods, _flat.NodeBase):
+        """One node of a body. ``spelling`` is read for declarations and names; ``referenced`` for names and
+        calls; ``automatic`` for variables; ``op`` for operators. Any other attribute is its cursor's."""
+
+        __slots__ = ()
+
+else:
+
+    class Ref(_RefMethods):  # type: ignore[no-redef]
+        __slots__ = ("kind", "spelling", "tk", "automatic", "system", "usr", "_body", "_i", "_cursor")
+
+    class Node(_NodeMethods):  # type: ignore[no-redef]
+        __slots__ = ("kind", "children", "spelling", "tk", "line", "offset", "end_line", "end_offset", "file", "op",
+                     "automatic", "referenced", "_unwrapped", "_body", "_i", "_cursor")  # fmt: skip
+
+
 def raw(c: ci.Cursor | Node | Ref) -> ci.Cursor:
     """The libclang cursor, for a C call."""
     return c.cursor if type(c) in (Node, Ref) else c
@@ -105,17 +117,23 @@ def raw(c: ci.Cursor | Node | Ref) -> ci.Cursor:
 
 def tree(root: ci.Cursor, plain: bool = True) -> Node:
     """``root`` and everything below it, in one visit."""
-    tu = root._tu
+    body = _Body(root._tu, b"", b"", plain)
     if _flat is not None:
         _bind()
-        rows, cursors, refs = _flat.flatten(bytes(root))
+        top, cursors, refs = _flat.flatten(bytes(root), body)
     else:
-        rows, cursors, refs = _rows(root)
-    body = _Body(tu, bytes(cursors), bytes(refs), plain)
+        top, cursors, refs = _nodes(_rows(root), body)
+    body.cursors, body.refs = bytes(cursors), bytes(refs)
+    return top
+
+
+def _nodes(rows: tuple, body: _Body) -> tuple[Node, bytearray, bytearray]:
+    """The tree of ``_rows``, as ``_flat.flatten`` builds it."""
+    found, cursors, refs = rows
     nodes: list[Node] = []
     new = Node.__new__
     for i, (kind, parent, spelling, tk, line, offset, end_line, end_offset, file, op, automatic, ref) in enumerate(
-        rows
+        found
     ):
         node = new(Node)
         node.kind = _KINDS[kind]
@@ -129,12 +147,43 @@ def tree(root: ci.Cursor, plain: bool = True) -> Node:
         if automatic is not None:
             node.automatic = automatic
         if kind in _REFERRING:
-            node.referenced = None if ref is None else Ref(ref, body)
+            node.referenced = None if ref is None else _ref(ref, body)
         node._body, node._i, node._cursor = body, i, None
         nodes.append(node)
         if parent >= 0:
             nodes[parent].children.append(node)
-    return nodes[0]
+    for node in reversed(nodes):  # children before their parents
+        node._unwrapped = None
+        if node.kind in _PASS_THROUGH and len(node.children) == 1:
+            child = node.children[0]
+            node._unwrapped = child if child._unwrapped is None else child._unwrapped
+    return nodes[0], cursors, refs
+
+
+def _ref(row: tuple, body: _Body) -> Ref:
+    ref = Ref.__new__(Ref)
+    kind, ref.spelling, ref.tk, ref.automatic, ref.system, ref.usr, ref._i = row
+    ref.kind = _KINDS[kind]
+    ref._body, ref._cursor = body, None
+    return ref
+
+
+def rows_of(top: Node) -> list[tuple]:
+    """A tree as the rows ``_rows`` gives (for comparing the two readers)."""
+    out: list[tuple] = []
+    stack: list[tuple[Node, int]] = [(top, -1)]
+    while stack:
+        node, parent = stack.pop()
+        ref = getattr(node, "referenced", None) if node.kind.value in _REFERRING else None
+        out.append((
+            node.kind.value, parent, node.spelling if node.kind.value in _NAMED else None, node.tk, node.line,
+            node.offset, node.end_line, node.end_offset, node.file, node.op if node.kind.value in _OPERATORS else None,
+            node.automatic if node.kind == K.VAR_DECL else None,
+            None if ref is None else (ref.kind.value, ref.spelling, ref.tk, ref.automatic, ref.system, ref.usr, ref._i),
+        ))  # fmt: skip
+        here = len(out) - 1
+        stack.extend((child, here) for child in reversed(node.children))
+    return out
 
 
 _bound = False
@@ -143,8 +192,42 @@ _bound = False
 def _bind() -> None:
     global _bound
     if not _bound:
-        _flat.bind(ci.conf.lib._name)
+        by_id = [None] * (max(_KINDS) + 1)
+        for value, kind in _KINDS.items():
+            by_id[value] = kind
+        _flat.bind(ci.conf.lib._name, Node, Ref, by_id)
         _bound = True
+
+
+def unwrap(c: ci.Cursor | Node) -> ci.Cursor | Node:
+    """``c`` below the parentheses and implicit conversions that wrap it alone."""
+    if type(c) is Node:
+        inner = c._unwrapped
+        return c if inner is None else inner
+    while c.kind in _PASS_THROUGH:
+        kids = list(c.get_children())
+        if len(kids) != 1:
+            break
+        c = kids[0]
+    return c
+
+
+_GLOBAL, _DEVICE, _HOST = 1, 2, 4
+_ATTRIBUTES = {K.CUDAGLOBAL_ATTR: _GLOBAL, K.CUDADEVICE_ATTR: _DEVICE, K.CUDAHOST_ATTR: _HOST}
+
+
+def cuda_attributes(fn: ci.Cursor) -> tuple[bool, bool, bool]:
+    """Whether a function is marked ``__global__``, ``__device__``, ``__host__`` (its children before its body)."""
+    if _flat is not None:
+        _bind()
+        bits = _flat.attributes(bytes(fn))
+    else:
+        bits = 0
+        for ch in fn.get_children():
+            if ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
+                break  # attributes come before the body
+            bits |= _ATTRIBUTES.get(ch.kind, 0)
+    return bool(bits & _GLOBAL), bool(bits & _DEVICE), bool(bits & _HOST)
 
 
 def type_kind(c: ci.Cursor | Node | Ref) -> int:

@@ -30,6 +30,7 @@ import clang.cindex as ci
 from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
 from miner.parse.cursor_tree import Node, Ref, is_automatic, raw, tree, type_kind
+from miner.parse.cursor_tree import unwrap as _unwrap
 
 K = ci.CursorKind
 _CALLABLE = {K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE}
@@ -141,15 +142,6 @@ def _operator(cursor: ci.Cursor, what: str) -> str:
     lib = _bind_clang()
     kind = getattr(lib, f"clang_getCursor{what}OperatorKind")(raw(cursor))
     return getattr(lib, f"clang_get{what}OperatorKindSpelling")(kind)
-
-
-def _unwrap(c: ci.Cursor) -> ci.Cursor:
-    while c.kind in _PASS_THROUGH:
-        kids = list(c.get_children())
-        if len(kids) != 1:
-            break
-        c = kids[0]
-    return c
 
 
 _HOST = ExecSpace.HOST.value

@@ -74,12 +74,13 @@ def test_compiled_and_python_rows_agree(tmp_path):
     assert len(bodies) >= 3  # api, helper, S::get
     cursor_tree._bind()
     for body in bodies:
-        rows, cursors, refs = cursor_tree._flat.flatten(bytes(body))
+        top, cursors, refs = cursor_tree._flat.flatten(bytes(body), cursor_tree._Body(tu, b"", b"", True))
         twin_rows, twin_cursors, twin_refs = cursor_tree._rows(body)
-        assert rows == twin_rows
+        assert cursor_tree.rows_of(top) == twin_rows
         assert bytes(cursors) == bytes(twin_cursors) and bytes(refs) == bytes(twin_refs)
+        assert cursor_tree.rows_of(cursor_tree._nodes(cursor_tree._rows(body), None)[0]) == twin_rows
     api = next(b for b in bodies if b.semantic_parent.spelling == "api")
-    rows = cursor_tree._flat.flatten(bytes(api))[0]
+    rows = cursor_tree.rows_of(cursor_tree.tree(api))
     kinds = {r[0] for r in rows}
     assert {ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR.value, ci.CursorKind.CONDITIONAL_OPERATOR.value} <= kinds
     ops = {r[9] for r in rows if r[9] is not None}

@@ -614,11 +614,8 @@ class LivenessAnalyser:
         self._table_readers[key] = found
         return found
 
-    def _results_for(self, variant: str):
-        def result(usr: str, args: tuple[Interval | None, ...]) -> Interval | None:
-            return self._result(usr, args, variant)
-
-        return result
+    def _results_for(self, variant: str) -> _Results:
+        return _Results(self, variant)
 
     def _result(self, usr: str, args: tuple[Interval | None, ...], variant: str) -> Interval | None:
         """What a function returns for arguments in ``args``: the hull of its reachable ``return``s
@@ -900,3 +897,21 @@ class LivenessAnalyser:
         per = [{(line, not value): constexpr for line, value, constexpr in i.decided} for i in insts.values()]
         common = set(per[0]).intersection(*per[1:])
         return {k: per[0][k] for k in common}
+
+
+class _Results:
+    """What a called function returns for given arguments (``LivenessAnalyser._result``); ``returns`` says
+    first whether it returns anything we read, so that the arguments of a call that cannot tell are not
+    evaluated."""
+
+    __slots__ = ("analyser", "variant")
+
+    def __init__(self, analyser: LivenessAnalyser, variant: str) -> None:
+        self.analyser, self.variant = analyser, variant
+
+    def returns(self, usr: str) -> bool:
+        inst = self.analyser._instance(usr, self.variant)
+        return inst is not None and bool(inst.returns)
+
+    def __call__(self, usr: str, args: tuple[Interval | None, ...]) -> Interval | None:
+        return self.analyser._result(usr, args, self.variant)

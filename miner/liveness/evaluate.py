@@ -163,6 +163,11 @@ def interval(
     return _Interval(env, locals_ or {}, calls, {} if memo is None else memo, relate, same).value(expr, depth, scope)
 
 
+def _ANYTHING(usr: str) -> bool:
+    """A ``CallValue`` without a ``returns`` method: any function may return something it can read."""
+    return True
+
+
 class _Interval:
     """One evaluation's fixed inputs, so that the recursion passes only the expression, depth and scope."""
 
@@ -280,7 +285,10 @@ class _Interval:
             a, b = self.value(expr[2], d, scope), self.value(expr[3], d, scope)
             return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
         if tag == "call":
-            return None if self.calls is None else self.calls(expr[1], tuple(self.raw(a, d, scope) for a in expr[2]))
+            calls = self.calls
+            if calls is None or not getattr(calls, "returns", _ANYTHING)(expr[1]):
+                return None
+            return calls(expr[1], tuple(self.raw(a, d, scope) for a in expr[2]))
         if tag == "between":  # a counted loop's variable: from its first value to its last
             first = self.value(expr[1], d, scope)
             last = self.value(expr[2], d, scope)

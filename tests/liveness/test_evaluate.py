@@ -97,3 +97,27 @@ def test_a_local_assigned_in_a_loop_is_bounded_by_every_value_it_is_given():
     assert interval(b("<=", ("local", "jb"), c(64)), {}, locals_) == (1, 1)
     assert interval(("hull", c(3), c(9)), {}) == (3, 9)
     assert interval(("hull", c(3), p("unknown")), {}) is None
+
+
+class _Results:
+    """A call's value: ``twice`` returns twice its argument; ``log`` returns nothing we read."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def returns(self, usr: str) -> bool:
+        return usr == "twice"
+
+    def __call__(self, usr, args):
+        self.asked.append(usr)
+        return None if args[0] is None else (2 * args[0][0], 2 * args[0][1])
+
+
+def test_a_call_is_evaluated_only_when_its_callee_returns_something():
+    results = _Results()
+    twice = ("call", "twice", (p("n"),))
+    log = ("call", "log", (p("n"),))
+    assert interval(twice, {"n": (3, 3)}, calls=results) == (6, 6)
+    assert interval(log, {"n": (3, 3)}, calls=results) is None
+    assert results.asked == ["twice"]
+    assert interval(twice, {"n": (3, 3)}, calls=lambda usr, args: (1, 1)) == (1, 1)  # a plain function: always asked

@@ -148,6 +148,7 @@ static PyObject *automatic(CXCursor c) {
 typedef struct {
     PyObject_HEAD
     int raw_kind;
+    char quiet;
     PyObject *kind, *children, *spelling, *tk, *line, *offset, *end_line, *end_offset, *file, *op, *automatic,
         *referenced, *unwrapped, *body, *index, *cursor;
 } NodeObject;
@@ -168,7 +169,8 @@ static PyMemberDef node_members[] = {
     OPTIONAL(NodeObject, "op", op), OPTIONAL(NodeObject, "automatic", automatic),
     OPTIONAL(NodeObject, "referenced", referenced), LAZY(NodeObject, "_unwrapped", unwrapped),
     LAZY(NodeObject, "_body", body), LAZY(NodeObject, "_i", index),
-    LAZY(NodeObject, "_cursor", cursor), {NULL, 0, 0, 0, NULL},
+    LAZY(NodeObject, "_cursor", cursor), {"quiet", T_BOOL, offsetof(NodeObject, quiet), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
 };
 
 static PyMemberDef ref_members[] = {
@@ -373,12 +375,38 @@ static int visit(CXCursor child, CXCursor parent, void *data) {
     return VISIT_RECURSE;
 }
 
-/* What each node is below the parentheses and implicit conversions that wrap it alone
- * (miner.parse.instances._unwrap): None for the node itself. Children come after their parent. */
+static int op_is(NodeObject *n, const char *op) {
+    return n->op != NULL && PyUnicode_CompareWithASCIIString(n->op, op) == 0;
+}
+
+/* A node that declares a variable, calls, assigns, increments, decrements or takes an address
+ * (miner.parse.instances._written_names reads only these). */
+static int writes(NodeObject *n) {
+    switch (n->raw_kind) {
+    case K_VAR_DECL:
+    case K_CALL_EXPR:
+    case K_COMPOUND_ASSIGNMENT_OPERATOR:
+        return 1;
+    case K_BINARY_OPERATOR:
+        return op_is(n, "=");
+    case K_UNARY_OPERATOR:
+        return op_is(n, "++") || op_is(n, "--") || op_is(n, "&");
+    default:
+        return 0;
+    }
+}
+
+/* Per node, what it is below the parentheses and implicit conversions that wrap it alone
+ * (miner.parse.instances._unwrap; None for the node itself), and whether nothing in it ``writes`` (``quiet``).
+ * Children come after their parent. */
 static void unwrap(Flat *flat) {
     for (Py_ssize_t i = flat->n_nodes - 1; i >= 0; i--) {
         NodeObject *n = flat->all[i];
-        if (PyList_GET_SIZE(n->children) != 1 || !(n->raw_kind == K_UNEXPOSED_EXPR || n->raw_kind == K_PAREN_EXPR))
+        Py_ssize_t count = PyList_GET_SIZE(n->children);
+        n->quiet = !writes(n);
+        for (Py_ssize_t j = 0; j < count && n->quiet; j++)
+            n->quiet = ((NodeObject *)PyList_GET_ITEM(n->children, j))->quiet;
+        if (count != 1 || !(n->raw_kind == K_UNEXPOSED_EXPR || n->raw_kind == K_PAREN_EXPR))
             continue;
         NodeObject *child = (NodeObject *)PyList_GET_ITEM(n->children, 0);
         n->unwrapped = Py_NewRef(child->unwrapped != NULL ? child->unwrapped : (PyObject *)child);

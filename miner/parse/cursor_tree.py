@@ -66,6 +66,9 @@ class _RefMethods:
 
 
 class _NodeMethods:
+    """``quiet``: nothing in the node declares a variable, calls, assigns, increments, decrements or takes an
+    address, so it writes no variable."""
+
     __slots__ = ()
 
     def get_children(self) -> Iterator[Node]:
@@ -107,7 +110,7 @@ else:
 
     class Node(_NodeMethods):  # type: ignore[no-redef]
         __slots__ = ("kind", "children", "spelling", "tk", "line", "offset", "end_line", "end_offset", "file", "op",
-                     "automatic", "referenced", "_unwrapped", "_body", "_i", "_cursor")  # fmt: skip
+                     "automatic", "referenced", "_unwrapped", "quiet", "_body", "_i", "_cursor")  # fmt: skip
 
 
 def raw(c: ci.Cursor | Node | Ref) -> ci.Cursor:
@@ -153,11 +156,22 @@ def _nodes(rows: tuple, body: _Body) -> tuple[Node, bytearray, bytearray]:
         if parent >= 0:
             nodes[parent].children.append(node)
     for node in reversed(nodes):  # children before their parents
+        node.quiet = not _writes(node) and all(child.quiet for child in node.children)
         node._unwrapped = None
         if node.kind in _PASS_THROUGH and len(node.children) == 1:
             child = node.children[0]
             node._unwrapped = child if child._unwrapped is None else child._unwrapped
     return nodes[0], cursors, refs
+
+
+def _writes(node: Node) -> bool:
+    """A node that declares a variable, calls, assigns, increments, decrements or takes an address."""
+    kind = node.kind
+    if kind in (K.VAR_DECL, K.CALL_EXPR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+        return True
+    if kind == K.BINARY_OPERATOR:
+        return node.op == "="
+    return kind == K.UNARY_OPERATOR and node.op in ("++", "--", "&")
 
 
 def _ref(row: tuple, body: _Body) -> Ref:

@@ -875,6 +875,8 @@ class InstanceWalker:
         found = memo.get(id(node))
         if found is not None:
             return found
+        if node.quiet:
+            return _NOTHING
         stack: list[tuple[object, bool]] = [(node, False)]
         while stack:
             cur, done = stack.pop()
@@ -883,11 +885,12 @@ class InstanceWalker:
             kids = cur.children
             if not done:
                 stack.append((cur, True))
-                stack.extend((k, False) for k in kids if id(k) not in memo)
+                stack.extend((k, False) for k in kids if not k.quiet and id(k) not in memo)
                 continue
             names: set[str] = set()
             for k in kids:
-                names |= memo[id(k)]
+                if not k.quiet:
+                    names |= memo[id(k)]
             kind = cur.kind
             if kind == K.VAR_DECL:
                 names.add(cur.spelling)

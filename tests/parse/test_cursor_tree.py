@@ -57,6 +57,17 @@ def _bodies(tu: ci.TranslationUnit, extractor: Extractor) -> list[ci.Cursor]:
     return list(bodies.values())
 
 
+def _flags(top) -> list[tuple]:
+    """Each node's quiet flag and what it unwraps to (as its kind and line), in visit order."""
+    out, stack = [], [top]
+    while stack:
+        node = stack.pop()
+        inner = cursor_tree.unwrap(node)
+        out.append((node.quiet, inner.kind, inner.line, inner is node))
+        stack.extend(reversed(node.children))
+    return out
+
+
 def test_the_compiled_reader_is_built():
     assert cursor_tree._flat is not None, "miner/parse/_flat.c is not built: pip install -e . (needs a C compiler)"
 
@@ -78,7 +89,9 @@ def test_compiled_and_python_rows_agree(tmp_path):
         twin_rows, twin_cursors, twin_refs = cursor_tree._rows(body)
         assert cursor_tree.rows_of(top) == twin_rows
         assert bytes(cursors) == bytes(twin_cursors) and bytes(refs) == bytes(twin_refs)
-        assert cursor_tree.rows_of(cursor_tree._nodes(cursor_tree._rows(body), None)[0]) == twin_rows
+        twin = cursor_tree._nodes(cursor_tree._rows(body), None)[0]
+        assert cursor_tree.rows_of(twin) == twin_rows
+        assert _flags(top) == _flags(twin)
     api = next(b for b in bodies if b.semantic_parent.spelling == "api")
     rows = cursor_tree.rows_of(cursor_tree.tree(api))
     kinds = {r[0] for r in rows}
@@ -91,6 +104,9 @@ def test_compiled_and_python_rows_agree(tmp_path):
     assert local[10] is True and local[8] == str(src)
     memcpy = next(r[11] for r in rows if r[0] == ci.CursorKind.CALL_EXPR.value and r[2] == "sys_copy")
     assert memcpy[4] is True and memcpy[5] is None  # declared in a system header: no USR asked
+    flags = _flags(cursor_tree.tree(api))
+    assert any(quiet for quiet, *_ in flags) and not flags[0][0]  # the body writes; some of its parts do not
+    assert any(not same for *_, same in flags)  # some nodes are wrapped in implicit conversions
 
 
 @pytest.mark.parametrize("library", [TINYBLAS, TINYSOLVER], ids=["tinyblas", "tinysolver"])

@@ -242,6 +242,7 @@ class InstanceWalker:
         # straight-line values only for locals a statement reassigns (the others have one value anyway),
         # and none where a jump can enter a block in the middle
         self._table_written = frozenset()
+        self._fresh_memos()  # they are keyed by node ids, which the previous body's freed nodes may share
         self._const_addresses, self._copies, self._aliases, self._async_copies = set(), {}, {}, []
         self._kept_pointers = frozenset(pointers)
         self._reassigned = self._reassigned_locals(body) if body is not None else None  # less those repointed
@@ -271,10 +272,14 @@ class InstanceWalker:
         )
         return inst, bodies, frozenset(bodiless)
 
-    def _walk_body(self, body, returns_int: bool, ranges: dict):
+    def _fresh_memos(self) -> None:
+        """Forget what was memoised per node of a body."""
         self._splits, self._exit_memo, self._exprs, self._written_memo = {}, {}, {}, {}
         self._chosen_memo = {}
         self._targets, self._bound, self._merges, self._passed = {}, {}, {}, {}
+
+    def _walk_body(self, body, returns_int: bool, ranges: dict):
+        self._fresh_memos()
         self._defs_used = set()
         returns: list[tuple[Expr, tuple[Guard, ...]]] = []
         writes: set[tuple[str, int]] = set()

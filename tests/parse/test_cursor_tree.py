@@ -128,3 +128,24 @@ def test_walks_agree_with_either_reader(tmp_path, monkeypatch, library):
         assert repr(ours) == repr(theirs), rel
         walked += len(ours)
     assert walked > 20
+
+
+def test_no_memo_of_an_earlier_body_is_read(tmp_path, monkeypatch):
+    """The walk's per-node memos are keyed by node ids; a body's nodes are freed once it is walked, so the next
+    body's nodes may reuse their ids. The reassignment scan of a body must start with those memos empty."""
+    src = tmp_path / "lib.cpp"
+    src.write_text(SOURCE)
+    (tmp_path / "fake_system.h").write_text("void sys_copy(void*, const void*, unsigned long);\n")
+    tu = ci.Index.create(excludeDecls=True).parse(str(src), args=["-x", "c++", "-std=c++17", "-isystem", str(tmp_path)])
+    extractor = Extractor(root=str(tmp_path), launch_macros=())
+    walker = InstanceWalker(extractor)
+    scan = InstanceWalker._reassigned_locals
+    seen = []
+
+    def checked(self, body):
+        seen.append((len(self._targets), len(self._written_memo), len(self._exprs)))
+        return scan(self, body)
+
+    monkeypatch.setattr(InstanceWalker, "_reassigned_locals", checked)
+    walker.walk(instance_starts(tu, extractor), "lp64")
+    assert len(seen) >= 3 and all(sizes == (0, 0, 0) for sizes in seen)

@@ -38,10 +38,10 @@ _CURSOR_SIZE = ctypes.sizeof(ci.Cursor)
 class _Body:
     """What the nodes of one tree share: the TU and the raw cursors their own are made from."""
 
-    __slots__ = ("tu", "cursors", "refs", "plain")
+    __slots__ = ("tu", "cursors", "refs")
 
-    def __init__(self, tu: ci.TranslationUnit, cursors: bytes, refs: bytes, plain: bool) -> None:
-        self.tu, self.cursors, self.refs, self.plain = tu, cursors, refs, plain
+    def __init__(self, tu: ci.TranslationUnit, cursors: bytes, refs: bytes) -> None:
+        self.tu, self.cursors, self.refs = tu, cursors, refs
 
     def cursor(self, table: bytes, index: int) -> ci.Cursor:
         c = ci.Cursor.from_buffer_copy(table, index * _CURSOR_SIZE)
@@ -80,11 +80,6 @@ class _NodeMethods:
             self._cursor = self._body.cursor(self._body.cursors, self._i)
         return self._cursor
 
-    @property
-    def plain(self) -> bool:
-        """Read from a body: a call's children are its callee and its arguments (not so in a default argument)."""
-        return self._body.plain
-
     def __getattr__(self, name: str):
         return getattr(self.cursor, name)
 
@@ -118,9 +113,9 @@ def raw(c: ci.Cursor | Node | Ref) -> ci.Cursor:
     return c.cursor if type(c) in (Node, Ref) else c
 
 
-def tree(root: ci.Cursor, plain: bool = True) -> Node:
+def tree(root: ci.Cursor) -> Node:
     """``root`` and everything below it, in one visit."""
-    body = _Body(root._tu, b"", b"", plain)
+    body = _Body(root._tu, b"", b"")
     if _flat is not None:
         _bind()
         top, cursors, refs = _flat.flatten(bytes(root), body)

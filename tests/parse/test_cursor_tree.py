@@ -85,7 +85,7 @@ def test_compiled_and_python_rows_agree(tmp_path):
     assert len(bodies) >= 3  # api, helper, S::get
     cursor_tree._bind()
     for body in bodies:
-        top, cursors, refs = cursor_tree._flat.flatten(bytes(body), cursor_tree._Body(tu, b"", b"", True))
+        top, cursors, refs = cursor_tree._flat.flatten(bytes(body), cursor_tree._Body(tu, b"", b""))
         twin_rows, twin_cursors, twin_refs = cursor_tree._rows(body)
         assert cursor_tree.rows_of(top) == twin_rows
         assert bytes(cursors) == bytes(twin_cursors) and bytes(refs) == bytes(twin_refs)

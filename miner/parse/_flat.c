@@ -428,22 +428,28 @@ static int attribute(CXCursor child, CXCursor parent, void *data) {
     return 1; /* CXChildVisit_Continue */
 }
 
-static PyObject *attributes(PyObject *self, PyObject *args) {
-    Py_buffer fn;
+/* The CXCursor in ``buffer`` (released here); -1 with an exception set when it is none, or before ``bind``. */
+static int take_cursor(Py_buffer *buffer, CXCursor *out) {
+    int whole = buffer->len == sizeof(CXCursor);
+    if (whole)
+        memcpy(out, buffer->buf, sizeof *out);
+    PyBuffer_Release(buffer);
+    if (!whole) {
+        PyErr_SetString(PyExc_ValueError, "not a CXCursor");
+        return -1;
+    }
     if (!bound) {
         PyErr_SetString(PyExc_RuntimeError, "bind() first");
-        return NULL;
+        return -1;
     }
-    if (!PyArg_ParseTuple(args, "y*", &fn))
-        return NULL;
-    if (fn.len != sizeof(CXCursor)) {
-        PyBuffer_Release(&fn);
-        PyErr_SetString(PyExc_ValueError, "not a CXCursor");
-        return NULL;
-    }
+    return 0;
+}
+
+static PyObject *attributes(PyObject *self, PyObject *args) {
+    Py_buffer fn;
     CXCursor c;
-    memcpy(&c, fn.buf, sizeof c);
-    PyBuffer_Release(&fn);
+    if (!PyArg_ParseTuple(args, "y*", &fn) || take_cursor(&fn, &c) < 0)
+        return NULL;
     int bits = 0;
     lib.visitChildren(c, attribute, &bits);
     return PyLong_FromLong(bits);
@@ -454,20 +460,9 @@ static PyObject *attributes(PyObject *self, PyObject *args) {
 static PyObject *flatten(PyObject *self, PyObject *args) {
     Py_buffer root;
     PyObject *body;
-    if (!bound) {
-        PyErr_SetString(PyExc_RuntimeError, "bind() first");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "y*O", &root, &body))
-        return NULL;
-    if (root.len != sizeof(CXCursor)) {
-        PyBuffer_Release(&root);
-        PyErr_SetString(PyExc_ValueError, "not a CXCursor");
-        return NULL;
-    }
     CXCursor top;
-    memcpy(&top, root.buf, sizeof top);
-    PyBuffer_Release(&root);
+    if (!PyArg_ParseTuple(args, "y*O", &root, &body) || take_cursor(&root, &top) < 0)
+        return NULL;
     Flat flat = {0};
     flat.node_type = node_type;
     flat.ref_type = ref_type;

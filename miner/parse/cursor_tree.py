@@ -304,13 +304,23 @@ def _row(c: ci.Cursor, parent: int, refs: bytearray) -> tuple:
         end.line,
         end.offset,
         start.file.name if start.file is not None else None,
-        _operator_spelling(c, _OPERATORS[kind]) if kind in _OPERATORS else None,
+        operator_spelling(c, _OPERATORS[kind]) if kind in _OPERATORS else None,
         _automatic(c) if kind == K.VAR_DECL.value else None,
         ref,
     )
 
 
-def _operator_spelling(c: ci.Cursor, what: str) -> str:
-    from miner.parse.instances import _operator
+_OPERATOR_CALLS: dict[str, tuple] = {}
 
-    return _operator(c, what)
+
+def operator_spelling(c: ci.Cursor, what: str) -> str:
+    """The operator of a ``what`` ("Binary" or "Unary") operator cursor, as written (``+=``, ``++``)."""
+    calls = _OPERATOR_CALLS.get(what)
+    if calls is None:
+        kind = ci.conf.lib[f"clang_getCursor{what}OperatorKind"]  # fresh pointers: argument types of our own
+        kind.argtypes, kind.restype = [ci.Cursor], ctypes.c_int
+        spelling = ci.conf.lib[f"clang_get{what}OperatorKindSpelling"]
+        spelling.argtypes, spelling.restype = [ctypes.c_int], ci._CXString
+        spelling.errcheck = ci._CXString.from_result
+        calls = _OPERATOR_CALLS[what] = (kind, spelling)
+    return calls[1](calls[0](c))

@@ -29,7 +29,7 @@ import clang.cindex as ci
 
 from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
-from miner.parse.cursor_tree import Node, Ref, is_automatic, raw, tree, type_kind
+from miner.parse.cursor_tree import Node, Ref, is_automatic, operator_spelling, raw, tree, type_kind
 from miner.parse.cursor_tree import unwrap as _unwrap
 
 K = ci.CursorKind
@@ -90,12 +90,6 @@ def _bind_clang() -> ci.conf.lib:
     lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
     lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
     lib.clang_EvalResult_dispose.restype = None
-    for what in ("Binary", "Unary"):
-        kind = getattr(lib, f"clang_getCursor{what}OperatorKind")
-        kind.argtypes, kind.restype = [ci.Cursor], ctypes.c_int
-        spelling = getattr(lib, f"clang_get{what}OperatorKindSpelling")
-        spelling.argtypes, spelling.restype = [ctypes.c_int], ci._CXString
-        spelling.errcheck = ci._CXString.from_result
     lib.clang_getExpansionLocation.argtypes = [ci.SourceLocation, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                                ctypes.c_void_p]  # fmt: skip
     lib.clang_getExpansionLocation.restype = None
@@ -137,11 +131,7 @@ def _evaluate_exact(cursor: ci.Cursor) -> int | None:
 
 
 def _operator(cursor: ci.Cursor, what: str) -> str:
-    if type(cursor) is Node:
-        return cursor.op
-    lib = _bind_clang()
-    kind = getattr(lib, f"clang_getCursor{what}OperatorKind")(raw(cursor))
-    return getattr(lib, f"clang_get{what}OperatorKindSpelling")(kind)
+    return cursor.op if type(cursor) is Node else operator_spelling(raw(cursor), what)
 
 
 _HOST = ExecSpace.HOST.value

@@ -15,6 +15,11 @@ instantiated walk never reached:
 What cannot be decided is ``live``: a host callee whose instantiated body no TU holds makes
 everything below it live, with ``unanalysed`` in the detail, never dead. Device code is not
 walked per type: what a live kernel calls is live with it.
+
+Liveness is over the code the traversal follows: functions the library's rules exclude (logging,
+numerics checks) are not walked, so a path through them makes nothing live (rocBLAS's numerics checker
+calls ``adjust_ptr_batch`` on the host; for the 32-bit trsm entries the helper is dead with the 64-bit
+path that is its one followed caller).
 """
 
 from __future__ import annotations

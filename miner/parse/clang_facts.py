@@ -148,7 +148,7 @@ class Extractor:
         return FunctionFacts(
             usr=c.get_usr(),
             name=c.spelling,
-            qualified_name=self._qualified(c),
+            qualified_name=self.qualified(c),
             kind="instantiation",
             file=self.rel(filename) or filename,
             start_line=c.extent.start.line,
@@ -187,7 +187,7 @@ class Extractor:
         return FunctionFacts(
             usr=c.get_usr(),
             name=name,
-            qualified_name=self._qualified(c),
+            qualified_name=self.qualified(c),
             kind=kind,
             file=self.rel(filename) or filename,
             start_line=c.extent.start.line,
@@ -201,7 +201,7 @@ class Extractor:
             calls=tuple(calls),
         )
 
-    def _qualified(self, c: ci.Cursor) -> str:
+    def qualified(self, c: ci.Cursor) -> str:
         parts = [c.spelling]
         p = c.semantic_parent
         while p is not None and p.kind != K.TRANSLATION_UNIT:
@@ -357,7 +357,7 @@ class Extractor:
             self._decls[usr] = DeclInfo(
                 usr=usr,
                 name=d.spelling,
-                qualified_name=self._qualified(d),
+                qualified_name=self.qualified(d),
                 file=self.display_path(f.name) if f is not None else "",
                 line=d.location.line,
                 exec_space=_exec_space(d),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import clang.cindex as ci
@@ -152,6 +152,7 @@ class InstanceWalker:
     instances does not depend on which worker parsed which TU first."""
 
     extractor: Extractor
+    skips: Callable[[ci.Cursor], bool] = lambda fn: False  # a function the traversal excludes: not walked
     memo: dict[tuple[str, str], tuple[Instance, frozenset[str]]] = field(default_factory=dict)
     _callees: dict[str, _Callee] = field(default_factory=dict)  # per TU: cursors belong to it
     _splits: dict[int, tuple | None] = field(default_factory=dict)  # per body, by node id
@@ -191,8 +192,8 @@ class InstanceWalker:
                 out[usr] = hit[0]
                 work += [c.target for c in hit[0].calls]
                 continue
-            if cursor is None:
-                continue  # defined outside the checkout, or only in system headers
+            if cursor is None or self.skips(cursor):
+                continue  # defined outside the checkout or only in system headers, or excluded
             inst, bodies, bodiless = self._instance(cursor)
             self.memo[(usr, variant)] = (inst, bodiless)
             complete.clear()

@@ -54,6 +54,7 @@ class ParseStage:
                 kernel_macros=profile.kernel_macros,
                 device_macros=profile.device_macros,
                 liveness=liveness,
+                rules=profile.rules,
             ),
             jobs=jobs,
             timeout_s=profile.parse_timeout_s,

@@ -7,12 +7,13 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
-from miner.models import Diagnostic, ParsedTU, ParseFailed, ParseResult
+from miner.models import Diagnostic, ExecSpace, ParsedTU, ParseFailed, ParseResult
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
 from miner.parse.inactive import inactive_blocks
 from miner.parse.instances import InstanceWalker, instance_starts
-from miner.source.profile import LaunchMacro
+from miner.source.profile import LaunchMacro, Rules
+from miner.traverse.rules import boundary, exclusion
 
 # the detailed preprocessing record holds the ranges ``#if`` left out (see miner/parse/inactive.py)
 _LIVENESS_OPTIONS = 0x01  # CXTranslationUnit_DetailedPreprocessingRecord
@@ -27,6 +28,7 @@ class WorkerConfig:
     libclang: str = ""  # a libclang shared object to use instead of the pip one
     memory_mb: int = 0  # address-space limit per worker (0: none); a parse past it dies, not the run
     liveness: bool = True  # also record instantiated bodies and skipped #if blocks
+    rules: Rules = Rules()  # the traversal's rules: bodies it excludes are not walked
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +64,17 @@ class TUParser:
         # TUs: excluding PCH declarations also makes libclang list explicit instantiations
         self.tu_index = ci.Index.create(excludeDecls=True)
         self.extractor = Extractor(root=config.root.rstrip(os.sep), launch_macros=config.launch_macros)
-        self.instances = InstanceWalker(self.extractor)
+        self.instances = InstanceWalker(self.extractor, skips=self._excluded)
         self.tu_options = _LIVENESS_OPTIONS if config.liveness else 0
+
+    def _excluded(self, fn) -> bool:
+        """Whether the traversal's rules exclude a host function defined in the checkout."""
+        name, qualified = fn.spelling, self.extractor.qualified(fn)
+        path = self.extractor.rel(fn.location.file.name) or ""
+        rules = self.config.rules
+        return boundary(rules, name, qualified, path) is None and bool(
+            exclusion(rules, name, qualified, path, ExecSpace.HOST.value)
+        )
 
     def build_pch(self, job: PchJob) -> ParseResult:
         start = time.perf_counter()

@@ -85,10 +85,13 @@ class Profile:
 
     @property
     def parse_hash(self) -> str:
-        """Only what shapes a parse (not the traversal rules): part of every parse-cache key."""
+        """Only what shapes a parse: part of every parse-cache key. Of the traversal rules, those that
+        exclude functions (their bodies are not walked for liveness); not ``max_depth``."""
+        r = self.rules
+        excluding = (r.deny_names, r.deny_paths, r.deny_host_paths, r.deny_namespaces, r.allow_names, r.boundaries)
         shaping = (self.sources, self.exclude_sources, self.ilp64_dirs, self.include_dirs, self.defines,
                    self.ilp64_defines, sorted(self.stubs.items()), self.stub_include_dirs, self.pch_headers,
-                   self.launch_macros, self.kernel_macros, self.device_macros)  # fmt: skip
+                   self.launch_macros, self.kernel_macros, self.device_macros, excluding)  # fmt: skip
         return hashlib.sha256(repr(shaping).encode()).hexdigest()[:16]
 
 

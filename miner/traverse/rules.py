@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 
 from miner.models import BoundaryKind, ExecSpace
-from miner.source.profile import Profile
+from miner.source.profile import Profile, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,31 @@ FOLLOW = Verdict("follow")
 
 def _match(value: str, patterns: tuple[str, ...]) -> str | None:
     return next((p for p in patterns if fnmatch.fnmatchcase(value, p)), None)
+
+
+def boundary(rules: Rules, name: str, qualified: str, path: str) -> str | None:
+    """The kind of boundary rule (generated code) a function matches, if one does."""
+    for b in rules.boundaries:
+        if _match(name, b.names) or _match(qualified, b.names) or (path and _match(path, b.paths)):
+            return b.kind
+    return None
+
+
+def exclusion(rules: Rules, name: str, qualified: str, path: str, exec_space: str) -> str | None:
+    """The deny rule that excludes a function defined at ``path`` in the checkout, if one does
+    (boundaries are not excluded: ``boundary`` is asked first)."""
+    if _match(name, rules.allow_names) or _match(qualified, rules.allow_names):
+        return None
+    if denied := _match(name, rules.deny_names) or _match(qualified, rules.deny_names):
+        return f"deny_names:{denied}"
+    top = qualified.split("::", 1)[0] if "::" in qualified else ""
+    if top and (p := _match(top, rules.deny_namespaces)):
+        return f"deny_namespaces:{p}"
+    if p := _match(path, rules.deny_paths):
+        return f"deny_paths:{p}"
+    if exec_space == ExecSpace.HOST.value and (p := _match(path, rules.deny_host_paths)):
+        return f"deny_host_paths:{p}"
+    return None
 
 
 class RuleSet:
@@ -50,25 +75,17 @@ class RuleSet:
             if path.startswith(prefix):  # another library's code follows that library's rules
                 v = other.classify({**node, "file": path[len(prefix) :]})
                 return v if v.action != "exclude" else Verdict(v.action, f"{prefix[1:-1]}:{v.rule}")
-        for b in self.rules.boundaries:
-            if _match(name, b.names) or _match(qualified, b.names) or (path and _match(path, b.paths)):
-                return Verdict("boundary", b.kind)
+        kind = boundary(self.rules, name, qualified, path)
+        if kind is not None:
+            return Verdict("boundary", kind)
         allowed = _match(name, self.rules.allow_names) or _match(qualified, self.rules.allow_names)
         denied = None if allowed else _match(name, self.rules.deny_names) or _match(qualified, self.rules.deny_names)
         if denied:  # a denied name is excluded wherever it is defined, here or in another library
             return Verdict("exclude", f"deny_names:{denied}")
         if not node["defined"] or os.path.isabs(path):
             return Verdict("boundary", self._undefined_kind(name, qualified, path))
-        if allowed:
-            return FOLLOW
-        top = qualified.split("::", 1)[0] if "::" in qualified else ""
-        if top and (p := _match(top, self.rules.deny_namespaces)):
-            return Verdict("exclude", f"deny_namespaces:{p}")
-        if p := _match(path, self.rules.deny_paths):
-            return Verdict("exclude", f"deny_paths:{p}")
-        if node["exec_space"] == ExecSpace.HOST.value and (p := _match(path, self.rules.deny_host_paths)):
-            return Verdict("exclude", f"deny_host_paths:{p}")
-        return FOLLOW
+        rule = exclusion(self.rules, name, qualified, path, node["exec_space"])
+        return Verdict("exclude", rule) if rule else FOLLOW
 
     def _undefined_kind(self, name: str, qualified: str, path: str) -> str:
         norm = os.path.normpath(path) if path else ""

@@ -74,6 +74,18 @@ def test_dead_type_verdicts_point_at_the_deciding_if_constexpr(entries):
     assert "if constexpr" in (TINYBLAS / file).read_text().splitlines()[int(line) - 1]
 
 
+def test_a_path_through_excluded_code_makes_nothing_live(entries):
+    """The numerics checker (excluded) calls ``tb_pairs`` on the host; for float the one included path to it
+    is the half-precision kernel that ``if constexpr`` leaves out: dead, not live under the checker's
+    conditions (rocBLAS's ``adjust_ptr_batch`` for the 32-bit trsm entries)."""
+    helpers = {lib: {h["name"]: h for h in entries["tinyblas"][lib]["device_helpers"]}
+               for lib in ("tinyblas_sscal", "tinyblas_hscal")}  # fmt: skip
+    pairs = helpers["tinyblas_sscal"]["tb_pairs"]
+    assert (pairs["live"], pairs["reason"]) == (False, "type")
+    pairs = helpers["tinyblas_hscal"]["tb_pairs"]
+    assert pairs["live"] and not any("check_numerics" in c for c in pairs["conditions"])
+
+
 def test_bundle_regions_say_which_entries_they_are_live_for(tinyblas):
     _, out = tinyblas
     for bundle in read_jsonl(out / "bundles.jsonl"):

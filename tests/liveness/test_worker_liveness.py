@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from miner.parse import worker as worker_module
 from miner.pipeline import make_recipe, resolve_profile
+from miner.source.profile import Rules
 from tests.conftest import TINYBLAS
 
 TU = "library/src/blas1/tinyblas_scal_kernels.cpp"
@@ -51,3 +52,23 @@ def test_counted_loops_and_std_min_become_expressions(tmp_path):
         ("const", 1 << 15),
     )
     assert "b" not in launcher.written  # the loop's increment is not a write
+
+
+def test_bodies_the_rules_exclude_are_not_walked(tmp_path):
+    """Logging and the numerics checker are excluded by the rules: their instantiated bodies are not walked
+    (nothing the traversal follows runs through them); the bodies the traversal follows still are."""
+    profile = resolve_profile(TINYBLAS, None)
+    recipe = make_recipe(TINYBLAS, profile, tmp_path / "stubs", {})
+
+    def walked(rel: str, rules: Rules) -> set[str]:
+        config = worker_module.WorkerConfig(str(TINYBLAS), profile.launch_macros, profile.kernel_macros,
+                                            profile.device_macros, rules=rules)  # fmt: skip
+        job = worker_module.ParseJob(rel=rel, args=tuple(recipe.args(rel)), variant="lp64", uses_pch=False)
+        return {i.usr for i in worker_module.TUParser(config)(job).instances}
+
+    scal, checker = "library/src/blas1/tinyblas_scal.cpp", "library/src/check_numerics.cpp"
+    assert any("log_trace" in usr for usr in walked(scal, Rules()))
+    followed = walked(scal, profile.rules)
+    assert not any("log_" in usr for usr in followed) and any("tinyblas_scal_impl" in usr for usr in followed)
+    assert any("check_numerics" in usr for usr in walked(checker, Rules()))
+    assert not walked(checker, profile.rules)

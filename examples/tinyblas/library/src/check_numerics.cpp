@@ -41,7 +41,7 @@ tinyblas_status tinyblas_internal_check_numerics_vector_template(const char*    
     (void)hipMemsetAsync(d_flag, 0, sizeof(int), stream);
 
     constexpr int NB = 256;
-    dim3          grid((n - 1) / NB + 1, batch_count);
+    dim3          grid((2 * tb_pairs(n) - 1) / NB + 1, batch_count);
     TINYBLAS_LAUNCH_KERNEL((tinyblas_check_numerics_vector_kernel<NB, Tx>), grid, dim3(NB), 0, stream,
                            n, x, offset_x, inc_x, stride_x, d_flag);
 

@@ -45,7 +45,7 @@ tinyblas_hscal_2_kernel(API_INT n, Ta alpha_dev_host, tinyblas_stride stride_alp
     if(incx == 1)
     {
         int64_t i = 2 * tid;
-        if(i < n)
+        if(tid < tb_pairs(n))
             x[i] = tb_half_mul(alpha, x[i]);
         if(i + 1 < n)
             x[i + 1] = tb_half_mul(alpha, x[i + 1]);

@@ -7,6 +7,10 @@
 #include <hip/hip_runtime.h>
 
 // ---- arithmetic -------------------------------------------------------------
+// pairs of elements, rounded up: half-precision kernels take two per thread; the numerics
+// checker's host code sizes its grid with it too (rocBLAS's adjust_ptr_batch is such a helper)
+__host__ __device__ inline int64_t tb_pairs(int64_t n) { return (n + 1) / 2; }
+
 __device__ inline float tb_mul(float a, float b) { return a * b; }
 __device__ inline double tb_mul(double a, double b) { return a * b; }
 __device__ inline tinyblas_float_complex tb_mul(tinyblas_float_complex a, tinyblas_float_complex b)

@@ -168,11 +168,11 @@ def _bounded(var: Expr, iv: Interval, values: dict, locals_: dict) -> tuple[dict
 _MAX_SPLITS = 96  # evaluations of one guard per parameter while narrowing it by cases
 
 
-def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases, lookup=lambda usr: True) -> tuple | None:
+def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases, reads_table: bool = True) -> tuple | None:
     """What taking an undecided ``guard``'s way says about the values it reads, beyond linear relations:
     a value known to be in ``[lo, hi]`` that the guard says is not ``lo`` (or ``hi``) is in ``[lo + 1, hi]``
     (``if (blk == 0) return`` with ``blk`` from a table of ``0, 32, 64``); and, for a guard that reads a
-    table, directly or through a function that reads one (``lookup``), each parameter it reads narrowed to the values for which it can go this
+    table, directly or through a function that reads one (``reads_table``), each parameter it reads narrowed to the values for which it can go this
     way, found by splitting the parameter's range until each part decides the guard (``blk == 0`` with
     ``blk = size[row(m)][column(n)]`` and ``m = 180`` holds only for ``n > 7680``). The bounds learnt, as
     (variable, interval) pairs for ``_bounded``; None when no value makes it go this way."""
@@ -194,7 +194,7 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases, loo
         if iv is not None and iv[0] != iv[1] and c in iv:
             learnt.append((side, (c + 1, iv[1]) if iv[0] == c else (iv[0], c - 1)))
             out_values, out_locals = _bounded(*learnt[-1], values, locals_)
-    if _reads_lookup(expr, locals_, lookup):
+    if reads_table:
         for param in sorted(params_of(expr, locals_) & out_values.keys()):
             iv = out_values[param]
             if iv[0] == iv[1] or iv[1] - iv[0] > 2**32:
@@ -380,6 +380,7 @@ class LivenessAnalyser:
         self._compared_of: dict[int, Aliases] = {}
         self._written_of: dict[int, dict[str, list[int]]] = {}
         self._refinements: dict[tuple, object] = {}
+        self._lookups: dict[str, Callable[[str], bool]] = {}
         self._table_readers: dict[tuple[str, str], bool] = {}  # what an undecided guard teaches, by the values it reads
 
     # ------------------------------------------------------------------ nodes
@@ -594,11 +595,16 @@ class LivenessAnalyser:
         typed = {name: (lo, hi) for name, lo, hi in inst.ranges if name in inst.params and name not in values}
         return {**typed, **values} if typed else values
 
-    def _lookups_for(self, variant: str):
-        def lookup(usr: str) -> bool:
-            return self._reads_table(usr, variant)
+    def _lookups_for(self, variant: str) -> Callable[[str], bool]:
+        """One function per variant, so that what is memoised per lookup is kept across calls."""
+        found = self._lookups.get(variant)
+        if found is None:
 
-        return lookup
+            def found(usr: str) -> bool:
+                return self._reads_table(usr, variant)
+
+            self._lookups[variant] = found
+        return found
 
     def _reads_table(self, usr: str, variant: str, depth: int = 0) -> bool:
         """Whether what ``usr`` returns reads a table element, itself or through the functions it returns the
@@ -719,6 +725,7 @@ class LivenessAnalyser:
         keeps the locals' values per (values, locals) across the guards of one instance's calls."""
         conds: list[str] = []
         memos = {} if memos is None else memos
+        base = locals_  # narrowing only wraps a local's value: what a guard reads is read through these
         for guard, established in zip(call.guards, per_guard, strict=True):
             key = (id(values), id(locals_))
             if key not in memos:
@@ -729,14 +736,15 @@ class LivenessAnalyser:
                 holds = truthiness(interval(guard.expr, values, locals_, 0, calls, memo, same=same))
                 learnt: tuple | None = ()
                 if holds is None and refinements is not None:
-                    reads_key = (id(guard), id(locals_))
+                    reads_key = (id(guard), id(base), id(lookup))
                     reads = refinements.get(reads_key)
                     if reads is None:
-                        reads = refinements[reads_key] = (tuple(sorted(params_of(guard.expr, locals_))), locals_)
+                        params = tuple(sorted(params_of(guard.expr, base)))
+                        reads = refinements[reads_key] = (params, _reads_lookup(guard.expr, base, lookup), base, lookup)
                     key = (id(guard), id(locals_), same, tuple(values.get(p) for p in reads[0]))
                     learnt = refinements.get(key, _UNDECIDED)
                     if learnt is _UNDECIDED:
-                        learnt = refinements[key] = _refine(guard, values, locals_, calls, same, lookup)
+                        learnt = refinements[key] = _refine(guard, values, locals_, calls, same, reads[1])
                 if learnt is None:
                     holds = not guard.want  # no value of the arguments makes it go this way
                 refined = None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal, NewType
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Usr = NewType("Usr", str)
 """A clang Unified Symbol Resolution string, or ``ts:<file>:<name>`` for tree-sitter facts."""
@@ -217,6 +217,7 @@ class ParsedTU(_Compact):
     variant: str = "lp64"  # "ilp64" for TUs built with the library's ILP64 defines
     instances: tuple[Instance, ...] = ()  # concrete bodies reachable from this TU's definitions
     inactive: tuple[tuple[str, int, int], ...] = ()  # (file, first, last line) skipped by the preprocessor
+    liveness_seconds: float = 0.0  # of ``seconds``: walking the instances and reading the skipped blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +428,7 @@ class RunSummary(BaseModel):
     tus_failed: dict[str, int]
     cache_hits: int
     wall_seconds: float
+    stage_seconds: dict[str, float] = Field(default_factory=dict)  # see ``miner.pipeline.stage_seconds``
 
 
 # ---------------------------------------------------------------------------------------------

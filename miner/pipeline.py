@@ -77,6 +77,7 @@ class Analysis:
     liveness: dict[str, dict[str, NodeVerdict]]  # entry -> included node -> verdict
     reader: SourceReader  # the checkout's files (and --with libraries'), read once for the run
     inputs: list[str] = field(default_factory=list)  # the profiles and parse digests of every library read
+    seconds: dict[str, float] = field(default_factory=dict)  # by stage, so far (see ``stage_seconds``)
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -122,9 +123,11 @@ class Parsed:
     outcome: ParseOutcome
     other_outcomes: list[tuple[str, Profile, ParseOutcome]]
     inputs: list[str]  # the profiles and parse digests of every library read
+    seconds: float = 0.0  # wall time of the parse stage
 
 
 def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Parsed:
+    start = time.perf_counter()
     root = checkout.root
     profile = resolve_profile(root, opts.library)
     others = {k: v.resolve() for k, v in opts.with_libraries.items()}
@@ -141,7 +144,8 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
         other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}")
         other_outcomes.append((name, other_profile, other))
         inputs += [name, other_profile.config_hash, other.digest]
-    return Parsed(checkout, profile, others, cache_dir, selected, outcome, other_outcomes, inputs)
+    wall = time.perf_counter() - start
+    return Parsed(checkout, profile, others, cache_dir, selected, outcome, other_outcomes, inputs, wall)
 
 
 def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
@@ -149,6 +153,7 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
 
 
 def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progress) -> Analysis:
+    start = time.perf_counter()
     parsed = list(p.outcome.parsed)
     aside = dict(p.outcome.instances_aside)
     other_rules: dict[str, RuleSet] = {}
@@ -168,12 +173,24 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
     others = {other_prefix(k): v for k, v in p.others.items()}
     reader = SourceReader(p.checkout.root, p.profile.include_dirs, others)
     liveness = {}
+    liveness_start = time.perf_counter()
     if opts.liveness:
         verdicts = VerdictCache(p.cache_dir / "liveness", p.inputs, load=opts.reuse_verdicts)
         liveness = entry_verdicts(
             g, parsed, aside, rules, reader.data, traversals, selected, verdicts, opts.jobs, progress
         )
-    return Analysis(p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs)
+    end = time.perf_counter()
+    outcomes = [p.outcome] + [o for _, _, o in p.other_outcomes]
+    seconds = {
+        "parse": p.seconds,
+        "parse_workers": sum(o.worker_seconds for o in outcomes),
+        "liveness_walk": sum(o.liveness_seconds for o in outcomes),
+        "analyse": end - start,
+        "liveness_analysis": end - liveness_start,
+    }
+    return Analysis(
+        p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs, seconds
+    )
 
 
 def _parse_library(
@@ -288,7 +305,10 @@ def _kept_outputs(p: Parsed, opts: MineOptions, start: float) -> RunSummary | No
     except ValueError:
         return None
     wall = round(time.perf_counter() - start, 2)
-    summary = summary.model_copy(update={"cache_hits": p.outcome.cache_hits, "wall_seconds": wall})
+    stages = stage_seconds({"parse": p.seconds})  # nothing else ran
+    summary = summary.model_copy(
+        update={"cache_hits": p.outcome.cache_hits, "wall_seconds": wall, "stage_seconds": stages}
+    )
     _write_json(opts.out / "summary.json", summary.model_dump(mode="json"))
     _write_json(opts.out / "run.json", {**run, "outputs": digests})
     return summary
@@ -358,10 +378,19 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         tus_failed=dict(sorted(failed.items())),
         cache_hits=a.outcome.cache_hits,
         wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),
+        stage_seconds=stage_seconds({**a.seconds, "write": time.perf_counter() - start}),
     )
     _write_json(out / "summary.json", summary.model_dump(mode="json"))
     _write_json(out / "run.json", {**run, "outputs": output_digests(out)})  # last: it vouches for the rest
     return summary
+
+
+def stage_seconds(seconds: dict[str, float]) -> dict[str, float]:
+    """Where a run's time went: ``parse``, ``analyse`` and ``write`` are wall time; ``parse_workers`` is the
+    time the parse workers spent on the TUs this run parsed, summed over workers, and ``liveness_walk`` the
+    part of it that collected the liveness facts (instance walk, skipped blocks); ``liveness_analysis``
+    is the part of ``analyse`` that computed the entries' verdicts."""
+    return {k: round(v, 2) for k, v in seconds.items()}
 
 
 def _entry_records(
@@ -423,6 +452,7 @@ def _parse_report(outcome: ParseOutcome) -> Iterator[dict]:
     failures = {f.path: f for f in outcome.failures}
     for p in outcome.parsed:
         rec = {"path": p.path, "engine": p.engine, "functions": len(p.functions), "seconds": p.seconds,
+               "liveness_seconds": p.liveness_seconds,
                "diagnostics": [asdict(d) for d in p.diagnostics[:20]]}  # fmt: skip
         if p.fallback_reason:
             rec["fallback_reason"] = p.fallback_reason

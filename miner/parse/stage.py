@@ -24,6 +24,8 @@ from miner.parse.worker import ParseJob, PchJob, WorkerConfig, tree_sitter_tu
 class ParseOutcome:
     failures: list[ParseFailed] = field(default_factory=list)
     cache_hits: int = 0
+    worker_seconds: float = 0.0  # of the TUs parsed in this run (summed over workers, not wall time)
+    liveness_seconds: float = 0.0  # of which the liveness facts took
     digest: str = ""  # names everything parsed: the recipe, and each result by the files it read
     instances_aside: dict[str, Callable[[], tuple[Instance, ...]]] = field(default_factory=dict)
     """TU path -> reads the instances its cached parse left in the cache (``ParsedTU.instances`` is empty)."""
@@ -131,6 +133,8 @@ class ParseStage:
             outcome.cache_hits += 1
             on_result(rel)
         fresh = self._parse(misses, pch, salts, outcome, on_result) + list(pch.values())
+        outcome.worker_seconds = round(sum(r.seconds for r in fresh), 2)
+        outcome.liveness_seconds = round(sum(r.liveness_seconds for r in fresh), 2)
         named += [(r.path, r.engine, r.deps) for r in fresh]
         outcome._parsed = sorted(fresh, key=lambda r: r.path)
         if hits:

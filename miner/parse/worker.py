@@ -122,7 +122,9 @@ class TUParser:
                 return self.fallback(job.rel, raw, "clang-error", str(exc2), start)
         diags = tuple(diagnostics(tu, self.extractor))
         functions, decls = self.extractor.extract(tu, job.variant)
+        walk_start = time.perf_counter()
         instances, inactive, trouble = self._liveness_facts(tu, job.variant)
+        walk_seconds = time.perf_counter() - walk_start
         if trouble:
             diags += (Diagnostic("liveness", job.rel, 0, trouble),)
         deps = {job.rel}
@@ -141,6 +143,7 @@ class TUParser:
             variant=job.variant,
             instances=tuple(instances),
             inactive=tuple(inactive),
+            liveness_seconds=round(walk_seconds, 3),
         )
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)

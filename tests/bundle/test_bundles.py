@@ -131,9 +131,12 @@ def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_c
     warm = mine(MineOptions(path=TINYBLAS, out=out, jobs=2, cache_dir=cache))
     assert [r for r in read if not r.startswith("<pch:")] == []
     assert (out / "bundles.jsonl").stat().st_mtime_ns == stamp
-    assert warm.model_dump(exclude={"cache_hits", "wall_seconds"}) == cold.model_dump(
-        exclude={"cache_hits", "wall_seconds"}
-    )
+    timings = {"cache_hits", "wall_seconds", "stage_seconds"}
+    assert warm.model_dump(exclude=timings) == cold.model_dump(exclude=timings)
+    stages = cold.stage_seconds
+    assert set(stages) == {"parse", "parse_workers", "liveness_walk", "analyse", "liveness_analysis", "write"}
+    assert 0 < stages["liveness_walk"] <= stages["parse_workers"] and stages["liveness_analysis"] <= stages["analyse"]
+    assert set(warm.stage_seconds) == {"parse"}  # the outputs were kept: nothing else ran
     assert warm.cache_hits == warm.tus and json.loads((out / "summary.json").read_text())["cache_hits"] == warm.tus
 
     with open(out / "entries.jsonl", "a") as fh:

@@ -47,7 +47,8 @@ def phase_mine(
                        liveness=liveness)  # fmt: skip
     summary = mine(opts)
     return {"wall": time.perf_counter() - start, "tus": summary.tus, "cache_hits": summary.cache_hits,
-            "bundles": summary.bundles, "kernels": summary.kernels_reached}  # fmt: skip
+            "bundles": summary.bundles, "kernels": summary.kernels_reached,
+            "stages": summary.stage_seconds}  # fmt: skip
 
 
 def _source_files(path: Path, library: str | None) -> tuple[list[Path], list[str]]:
@@ -222,6 +223,13 @@ def main() -> int:
     for name in phases:
         if "walls" in results[name]:
             print(f"{name}: median of {', '.join(f'{w:.2f}' for w in results[name]['walls'])} s")
+    for name in ("cold", "cold-no-liveness"):
+        if name in results:
+            print(f"{name} stages (s):", results[name]["stages"])
+    for kind in ("cold", "warm"):
+        if f"{kind}-no-liveness" in results:
+            added = results[kind]["wall"] / results[f"{kind}-no-liveness"]["wall"] - 1
+            print(f"liveness adds {added:+.0%} to a {kind} mine")
     if args.markdown:
         print("\n| phase | wall s | TUs/s | MB/s | peak RSS MB | × tree-sitter | × PCH parse | × bare libclang |")
         print("|---|---|---|---|---|---|---|---|")

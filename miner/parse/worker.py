@@ -70,7 +70,8 @@ class TUParser:
     def _excluded(self, fn) -> bool:
         """Whether the traversal's rules exclude a host function defined in the checkout."""
         name, qualified = fn.spelling, self.extractor.qualified(fn)
-        path = self.extractor.rel(fn.location.file.name) or ""
+        file = fn.location.file
+        path = (self.extractor.rel(file.name) if file is not None else None) or ""
         rules = self.config.rules
         return boundary(rules, name, qualified, path) is None and bool(
             exclusion(rules, name, qualified, path, ExecSpace.HOST.value)

@@ -99,6 +99,7 @@ class ParseStage:
             if isinstance(result, ParsedTU):
                 self.cache.put(result, salt)
                 facts[result.path[5:-1]] = result
+                outcome.worker_seconds += result.seconds
             else:
                 outcome.failures.append(result)
         return facts
@@ -132,9 +133,10 @@ class ParseStage:
                 outcome.instances_aside[rel] = functools.partial(self.cache.instances, rel, salt)
             outcome.cache_hits += 1
             on_result(rel)
-        fresh = self._parse(misses, pch, salts, outcome, on_result) + list(pch.values())
-        outcome.worker_seconds = round(sum(r.seconds for r in fresh), 2)
-        outcome.liveness_seconds = round(sum(r.liveness_seconds for r in fresh), 2)
+        parsed_now = self._parse(misses, pch, salts, outcome, on_result)
+        fresh = parsed_now + list(pch.values())
+        outcome.worker_seconds += sum(r.seconds for r in parsed_now)
+        outcome.liveness_seconds += sum(r.liveness_seconds for r in parsed_now)
         named += [(r.path, r.engine, r.deps) for r in fresh]
         outcome._parsed = sorted(fresh, key=lambda r: r.path)
         if hits:

@@ -137,6 +137,8 @@ def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_c
     assert set(stages) == {"parse", "parse_workers", "liveness_walk", "analyse", "liveness_analysis", "write"}
     assert 0 < stages["liveness_walk"] <= stages["parse_workers"] and stages["liveness_analysis"] <= stages["analyse"]
     assert set(warm.stage_seconds) == {"parse"}  # the outputs were kept: nothing else ran
+    rewritten = mine(MineOptions(path=TINYBLAS, out=tmp_path / "elsewhere", jobs=2, cache_dir=cache))
+    assert rewritten.stage_seconds["parse_workers"] == 0  # every parse, the PCH's too, came from the cache
     assert warm.cache_hits == warm.tus and json.loads((out / "summary.json").read_text())["cache_hits"] == warm.tus
 
     with open(out / "entries.jsonl", "a") as fh:

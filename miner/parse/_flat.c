@@ -231,6 +231,7 @@ typedef struct {
     NodeObject **all; /* every node, in visit order (borrowed) */
     Py_ssize_t all_cap;
     FileNames files;
+    PyObject *seen_refs; /* dict: a referenced declaration (its cursor's bytes) -> its RefObject */
     int failed;
 } Flat;
 
@@ -252,14 +253,24 @@ static PyObject *kind_object(Flat *flat, int kind) {
 
 /* What a name refers to: its kind, spelling, canonical type kind, whether it is a function's non-static local,
  * whether it is declared in a system header, and its USR when it is a function outside system headers (the
- * walk's callees); None for nothing. */
+ * walk's callees); None for nothing. A declaration named many times in a body is one reference (its USR is costly). */
 static PyObject *reference(Flat *flat, CXCursor c) {
     CXCursor ref = lib.getCursorReferenced(c);
     if (lib.Cursor_isNull(ref))
         Py_RETURN_NONE;
-    RefObject *r = (RefObject *)flat->ref_type->tp_alloc(flat->ref_type, 0);
-    if (r == NULL)
+    PyObject *key = PyBytes_FromStringAndSize((const char *)&ref, sizeof ref);
+    if (key == NULL)
         return NULL;
+    PyObject *known = PyDict_GetItemWithError(flat->seen_refs, key);
+    if (known != NULL || PyErr_Occurred()) {
+        Py_DECREF(key);
+        return known ? Py_NewRef(known) : NULL;
+    }
+    RefObject *r = (RefObject *)flat->ref_type->tp_alloc(flat->ref_type, 0);
+    if (r == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
     int system = lib.Location_isInSystemHeader(lib.getCursorLocation(ref));
     r->kind = kind_object(flat, ref.kind);
     r->spelling = take_string(lib.getCursorSpelling(ref));
@@ -272,10 +283,13 @@ static PyObject *reference(Flat *flat, CXCursor c) {
         r->usr = Py_NewRef(Py_None);
     r->body = Py_NewRef(flat->body);
     r->index = PyLong_FromSsize_t(flat->n_refs++);
-    if (!r->kind || !r->spelling || !r->tk || !r->usr || !r->index || append_bytes(flat->refs, &ref, sizeof ref) < 0) {
+    if (!r->kind || !r->spelling || !r->tk || !r->usr || !r->index || append_bytes(flat->refs, &ref, sizeof ref) < 0 ||
+        PyDict_SetItem(flat->seen_refs, key, (PyObject *)r) < 0) {
+        Py_DECREF(key);
         Py_DECREF(r);
         return NULL;
     }
+    Py_DECREF(key);
     return (PyObject *)r;
 }
 
@@ -470,8 +484,9 @@ static PyObject *flatten(PyObject *self, PyObject *args) {
     flat.body = body;
     flat.cursors = PyByteArray_FromStringAndSize(NULL, 0);
     flat.refs = PyByteArray_FromStringAndSize(NULL, 0);
+    flat.seen_refs = PyDict_New();
     PyObject *out = NULL;
-    if (flat.cursors && flat.refs && add(&flat, top) == 0) {
+    if (flat.cursors && flat.refs && flat.seen_refs && add(&flat, top) == 0) {
         lib.visitChildren(top, visit, &flat);
         if (!flat.failed) {
             unwrap(&flat);
@@ -486,6 +501,7 @@ static PyObject *flatten(PyObject *self, PyObject *args) {
     Py_XDECREF(flat.root);
     Py_XDECREF(flat.cursors);
     Py_XDECREF(flat.refs);
+    Py_XDECREF(flat.seen_refs);
     return out;
 }
 

@@ -129,6 +129,7 @@ def _nodes(rows: tuple, body: _Body) -> tuple[Node, bytearray, bytearray]:
     """The tree of ``_rows``, as ``_flat.flatten`` builds it."""
     found, cursors, refs = rows
     nodes: list[Node] = []
+    shared: dict[int, Ref] = {}  # by index: a declaration named many times is one reference
     new = Node.__new__
     for i, (kind, parent, spelling, tk, line, offset, end_line, end_offset, file, op, automatic, ref) in enumerate(
         found
@@ -145,7 +146,9 @@ def _nodes(rows: tuple, body: _Body) -> tuple[Node, bytearray, bytearray]:
         if automatic is not None:
             node.automatic = automatic
         if kind in _REFERRING:
-            node.referenced = None if ref is None else _ref(ref, body)
+            node.referenced = (
+                None if ref is None else shared.get(ref[-1]) or shared.setdefault(ref[-1], _ref(ref, body))
+            )
         node._body, node._i, node._cursor = body, i, None
         nodes.append(node)
         if parent >= 0:
@@ -266,10 +269,11 @@ def _rows(root: ci.Cursor) -> tuple[list[tuple], bytearray, bytearray]:
     rows: list[tuple] = []
     cursors, refs = bytearray(), bytearray()
     stack: list[tuple[ci.Cursor, int]] = []
+    seen: dict[bytes, tuple] = {}
 
     def add(c: ci.Cursor, parent: int) -> None:
         c._tu = tu
-        rows.append(_row(c, parent, refs))
+        rows.append(_row(c, parent, refs, seen))
         cursors.extend(bytes(c))
         stack.append((c, len(rows) - 1))
 
@@ -284,16 +288,18 @@ def _rows(root: ci.Cursor) -> tuple[list[tuple], bytearray, bytearray]:
     return rows, cursors, refs
 
 
-def _row(c: ci.Cursor, parent: int, refs: bytearray) -> tuple:
+def _row(c: ci.Cursor, parent: int, refs: bytearray, seen: dict[bytes, tuple]) -> tuple:
     kind = c._kind_id
     start, end = c.extent.start, c.extent.end
     ref = None
     if kind in _REFERRING and (target := c.referenced) is not None:
-        system = target.location.is_in_system_header
-        usr = target.get_usr() if not system and target._kind_id in _CALLABLE else None
-        ref = (target._kind_id, target.spelling, target.type.get_canonical()._kind_id, _automatic(target), system,
-               usr, len(refs) // _CURSOR_SIZE)  # fmt: skip
-        refs.extend(bytes(target))
+        ref = seen.get(key := bytes(target))
+        if ref is None:
+            system = target.location.is_in_system_header
+            usr = target.get_usr() if not system and target._kind_id in _CALLABLE else None
+            ref = seen[key] = (target._kind_id, target.spelling, target.type.get_canonical()._kind_id,
+                               _automatic(target), system, usr, len(refs) // _CURSOR_SIZE)  # fmt: skip
+            refs.extend(key)
     return (
         kind,
         parent,

@@ -148,8 +148,8 @@ class _Callee:
 @dataclass
 class InstanceWalker:
     """Walks instantiated bodies. Per worker, each (USR, variant) is walked once; a later TU
-    re-walks it only where it may hold a body that earlier TUs lacked, so the union of all TUs'
-    instances does not depend on which worker parsed which TU first."""
+    searches it again for its callees' bodies only where it may hold one that earlier TUs lacked,
+    so the union of all TUs' instances does not depend on which worker parsed which TU first."""
 
     extractor: Extractor
     skips: Callable[[ci.Cursor], bool] = lambda fn: False  # a function the traversal excludes: not walked
@@ -194,7 +194,11 @@ class InstanceWalker:
                 continue
             if cursor is None or self.skips(cursor):
                 continue  # defined outside the checkout or only in system headers, or excluded
-            inst, bodies, bodiless = self._instance(cursor)
+            if hit is not None:  # the same body again: only the bodies this TU holds for its callees are new
+                inst = hit[0]
+                bodies, bodiless = self._callee_bodies(cursor, inst)
+            else:
+                inst, bodies, bodiless = self._instance(cursor)
             self.memo[(usr, variant)] = (inst, bodiless)
             complete.clear()
             out[usr] = inst
@@ -203,7 +207,7 @@ class InstanceWalker:
 
     def _complete(self, usr: str, variant: str, known: dict[str, bool]) -> bool:
         """Whether the memo holds every body reachable from ``usr``: a callee that had no body
-        where ``usr`` was first walked may have one in this TU, and then ``usr`` is walked again."""
+        where ``usr`` was first walked may have one in this TU, and then ``usr`` is searched for it again."""
         if usr in known:
             return known[usr]
         known[usr] = True  # a cycle does not make itself incomplete
@@ -213,6 +217,36 @@ class InstanceWalker:
         )
         known[usr] = ok
         return ok
+
+    def _callee_bodies(self, fn: ci.Cursor, inst: Instance) -> tuple[list[ci.Cursor], frozenset[str]]:
+        """What walking ``fn`` again would find besides ``inst``: the bodies this TU holds for its callees,
+        and the callees it holds none for."""
+        targets = {c.target for c in inst.calls}
+        body = None
+        for ch in fn.get_children():
+            if ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
+                body = ch
+        bodies: list[ci.Cursor] = []
+        bodiless: set[str] = set()
+        seen: set[str] = set()
+        stack = [tree(body)] if body is not None else []
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            if node.kind not in _REFS or (ref := node.referenced) is None or ref.kind not in _CALLABLE or ref.system:
+                continue
+            target = ref.get_usr()
+            if target not in targets or target in seen:
+                continue
+            seen.add(target)
+            callee = self._callees.get(target)
+            if callee is None:
+                callee = self._callees[target] = self._callee(raw(ref))
+            if callee.bodiless:
+                bodiless.add(target)
+            elif callee.body is not None:
+                bodies.append(callee.body)
+        return bodies, frozenset(bodiless)
 
     # ------------------------------------------------------------------ one body
 

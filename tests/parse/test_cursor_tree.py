@@ -107,6 +107,15 @@ def test_compiled_and_python_rows_agree(tmp_path):
     flags = _flags(cursor_tree.tree(api))
     assert any(quiet for quiet, *_ in flags) and not flags[0][0]  # the body writes; some of its parts do not
     assert any(not same for *_, same in flags)  # some nodes are wrapped in implicit conversions
+    # a declaration named many times is one reference, in both readers (its USR is read once)
+    for top in (cursor_tree.tree(api), cursor_tree._nodes(cursor_tree._rows(api), None)[0]):
+        named, stack = [], [top]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            if node.kind == ci.CursorKind.DECL_REF_EXPR and node.spelling == "local":
+                named.append(node.referenced)
+        assert len(named) > 3 and all(ref is named[0] for ref in named)
 
 
 @pytest.mark.parametrize("library", [TINYBLAS, TINYSOLVER], ids=["tinyblas", "tinysolver"])

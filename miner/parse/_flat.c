@@ -54,6 +54,11 @@ static struct {
     CXString (*getBinaryOperatorKindSpelling)(int);
     int (*getCursorUnaryOperatorKind)(CXCursor);
     CXString (*getUnaryOperatorKindSpelling)(int);
+    void *(*Cursor_Evaluate)(CXCursor);
+    int (*EvalResult_getKind)(void *);
+    long long (*EvalResult_getAsLongLong)(void *);
+    double (*EvalResult_getAsDouble)(void *);
+    void (*EvalResult_dispose)(void *);
 } lib;
 static int bound = 0;
 
@@ -64,7 +69,9 @@ static const char *NAMES[] = {
     "clang_getCursorLocation", "clang_getExpansionLocation", "clang_getFileName",
     "clang_Location_isInSystemHeader", "clang_getCursorReferenced", "clang_getCursorSemanticParent",
     "clang_Cursor_getStorageClass", "clang_getCursorBinaryOperatorKind", "clang_getBinaryOperatorKindSpelling",
-    "clang_getCursorUnaryOperatorKind", "clang_getUnaryOperatorKindSpelling",
+    "clang_getCursorUnaryOperatorKind", "clang_getUnaryOperatorKindSpelling", "clang_Cursor_Evaluate",
+    "clang_EvalResult_getKind", "clang_EvalResult_getAsLongLong", "clang_EvalResult_getAsDouble",
+    "clang_EvalResult_dispose",
 };
 
 static PyTypeObject *node_type, *ref_type;
@@ -505,10 +512,49 @@ static PyObject *flatten(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* evaluate(cursors: a body's cursors, index) -> int, float or None: what clang's constant evaluator makes of the
+ * expression at ``index`` (miner.parse.instances._constant), without a Python cursor object. */
+static PyObject *evaluate(PyObject *self, PyObject *args) {
+    Py_buffer table;
+    Py_ssize_t index;
+    if (!PyArg_ParseTuple(args, "y*n", &table, &index))
+        return NULL;
+    int inside = index >= 0 && (index + 1) * (Py_ssize_t)sizeof(CXCursor) <= table.len;
+    CXCursor c;
+    if (inside)
+        memcpy(&c, (const char *)table.buf + index * sizeof(CXCursor), sizeof c);
+    PyBuffer_Release(&table);
+    if (!inside) {
+        PyErr_SetString(PyExc_IndexError, "no such cursor");
+        return NULL;
+    }
+    if (!bound) {
+        PyErr_SetString(PyExc_RuntimeError, "bind() first");
+        return NULL;
+    }
+    void *result = lib.Cursor_Evaluate(c);
+    if (result == NULL)
+        Py_RETURN_NONE;
+    PyObject *out;
+    switch (lib.EvalResult_getKind(result)) {
+    case 1: /* CXEval_Int */
+        out = PyLong_FromLongLong(lib.EvalResult_getAsLongLong(result));
+        break;
+    case 2: /* CXEval_Float */
+        out = PyFloat_FromDouble(lib.EvalResult_getAsDouble(result));
+        break;
+    default:
+        out = Py_NewRef(Py_None);
+    }
+    lib.EvalResult_dispose(result);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS, "Look up libclang's functions in the library at this path."},
     {"attributes", attributes, METH_VARARGS, "A function's __global__, __device__ and __host__ attributes, as bits."},
     {"flatten", flatten, METH_VARARGS, "A cursor and everything below it, as nodes."},
+    {"evaluate", evaluate, METH_VARARGS, "clang's constant value of a body's expression: int, float or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,6 +33,9 @@ _OPERATORS = {K.UNARY_OPERATOR.value: "Unary", K.BINARY_OPERATOR.value: "Binary"
 _KINDS = {k.value: k for k in ci.CursorKind.get_all_kinds()}
 _PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}  # what ``unwrap`` looks through
 _CURSOR_SIZE = ctypes.sizeof(ci.Cursor)
+evaluate = None if _flat is None else _flat.evaluate
+"""(a body's cursors, a node's index) -> clang's constant value of the node: int, float or None. A node of the compiled
+reader exists only once ``tree`` has bound it."""
 
 
 class _Body:

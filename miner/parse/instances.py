@@ -29,7 +29,7 @@ import clang.cindex as ci
 
 from miner.models import ExecSpace, Expr, Guard, Instance, InstanceCall
 from miner.parse.clang_facts import Extractor, _branch_head, _exec_space, _primary_template
-from miner.parse.cursor_tree import Node, Ref, is_automatic, operator_spelling, raw, tree, type_kind
+from miner.parse.cursor_tree import Node, Ref, evaluate, is_automatic, operator_spelling, raw, tree, type_kind
 from miner.parse.cursor_tree import unwrap as _unwrap
 
 K = ci.CursorKind
@@ -97,23 +97,10 @@ def _bind_clang() -> ci.conf.lib:
     return lib
 
 
-def evaluate_int(cursor: ci.Cursor) -> int | None:
-    """The value clang's constant evaluator gives an expression, when it is an integer."""
-    lib = _bind_clang()
-    result = lib.clang_Cursor_Evaluate(raw(cursor))
-    if not result:
-        return None
-    try:
-        if lib.clang_EvalResult_getKind(result) != 1:  # CXEval_Int
-            return None
-        return int(lib.clang_EvalResult_getAsLongLong(result))
-    finally:
-        lib.clang_EvalResult_dispose(result)
-
-
-def _evaluate_exact(cursor: ci.Cursor) -> int | None:
-    """The value clang's constant evaluator gives an expression, when it is an integer, or a floating-point
-    value that is an integer a float holds exactly (``T(0.0)``, ``-1.0``)."""
+def _constant(cursor: ci.Cursor | Node) -> int | float | None:
+    """What clang's constant evaluator makes of an expression: an integer, a floating-point value, or None."""
+    if type(cursor) is Node and evaluate is not None:
+        return evaluate(cursor._body.cursors, cursor._i)
     lib = _bind_clang()
     result = lib.clang_Cursor_Evaluate(raw(cursor))
     if not result:
@@ -122,12 +109,26 @@ def _evaluate_exact(cursor: ci.Cursor) -> int | None:
         kind = lib.clang_EvalResult_getKind(result)
         if kind == 1:  # CXEval_Int
             return int(lib.clang_EvalResult_getAsLongLong(result))
-        if kind != 2:  # CXEval_Float
-            return None
-        value = float(lib.clang_EvalResult_getAsDouble(result))
+        if kind == 2:  # CXEval_Float
+            return float(lib.clang_EvalResult_getAsDouble(result))
+        return None
     finally:
         lib.clang_EvalResult_dispose(result)
-    return int(value) if value.is_integer() and abs(value) <= _EXACT_IN_FLOAT else None
+
+
+def evaluate_int(cursor: ci.Cursor) -> int | None:
+    """The value clang's constant evaluator gives an expression, when it is an integer."""
+    value = _constant(cursor)
+    return value if type(value) is int else None
+
+
+def _evaluate_exact(cursor: ci.Cursor) -> int | None:
+    """The value clang's constant evaluator gives an expression, when it is an integer, or a floating-point
+    value that is an integer a float holds exactly (``T(0.0)``, ``-1.0``)."""
+    value = _constant(cursor)
+    if type(value) is float:
+        return int(value) if value.is_integer() and abs(value) <= _EXACT_IN_FLOAT else None
+    return value
 
 
 def _operator(cursor: ci.Cursor, what: str) -> str:

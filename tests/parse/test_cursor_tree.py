@@ -6,7 +6,7 @@ from __future__ import annotations
 import clang.cindex as ci
 import pytest
 
-from miner.parse import cursor_tree
+from miner.parse import cursor_tree, instances
 from miner.parse.clang_facts import Extractor
 from miner.parse.instances import InstanceWalker, instance_starts
 from miner.pipeline import make_recipe, resolve_profile
@@ -107,6 +107,15 @@ def test_compiled_and_python_rows_agree(tmp_path):
     flags = _flags(cursor_tree.tree(api))
     assert any(quiet for quiet, *_ in flags) and not flags[0][0]  # the body writes; some of its parts do not
     assert any(not same for *_, same in flags)  # some nodes are wrapped in implicit conversions
+    # clang's constant evaluator, read in C for a node and through the bindings for its cursor, agrees
+    values, stack = [], [cursor_tree.tree(api)]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.kind.is_expression():
+            values.append((instances._constant(node), instances._constant(node.cursor)))
+    assert all(c == b and type(c) is type(b) for c, b in values)
+    assert {type(c) for c, _ in values} == {int, float, type(None)}
     # a declaration named many times is one reference, in both readers (its USR is read once)
     for top in (cursor_tree.tree(api), cursor_tree._nodes(cursor_tree._rows(api), None)[0]):
         named, stack = [], [top]

@@ -149,9 +149,9 @@ def _nodes(rows: tuple, body: _Body) -> tuple[Node, bytearray, bytearray]:
         if automatic is not None:
             node.automatic = automatic
         if kind in _REFERRING:
-            node.referenced = (
-                None if ref is None else shared.get(ref[-1]) or shared.setdefault(ref[-1], _ref(ref, body))
-            )
+            if ref is not None and ref[-1] not in shared:
+                shared[ref[-1]] = _ref(ref, body)
+            node.referenced = None if ref is None else shared[ref[-1]]
         node._body, node._i, node._cursor = body, i, None
         nodes.append(node)
         if parent >= 0:

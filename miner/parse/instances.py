@@ -237,16 +237,8 @@ class InstanceWalker:
             if node.kind not in _REFS or (ref := node.referenced) is None or ref.kind not in _CALLABLE or ref.system:
                 continue
             target = ref.get_usr()
-            if target not in targets or target in seen:
-                continue
-            seen.add(target)
-            callee = self._callees.get(target)
-            if callee is None:
-                callee = self._callees[target] = self._callee(raw(ref))
-            if callee.bodiless:
-                bodiless.add(target)
-            elif callee.body is not None:
-                bodies.append(callee.body)
+            if target in targets and target not in seen:
+                _follow(target, self._callee_of(target, ref), seen, bodies, bodiless)
         return bodies, frozenset(bodiless)
 
     # ------------------------------------------------------------------ one body
@@ -410,9 +402,7 @@ class InstanceWalker:
         target = ref.get_usr()
         if not target:
             return False
-        callee = self._callees.get(target)
-        if callee is None:
-            callee = self._callees[target] = self._callee(raw(ref))
+        callee = self._callee_of(target, ref)
         line = cur.line
         key = (target, line, guards)
         args: tuple[Expr, ...] = ()
@@ -429,11 +419,7 @@ class InstanceWalker:
             return False
         calls[key] = InstanceCall(target, callee.pattern, line, guards, args, ranges)
         if target not in seen_targets:
-            seen_targets.add(target)
-            if callee.bodiless:
-                bodiless.add(target)
-            elif callee.body is not None:
-                bodies.append(callee.body)
+            _follow(target, callee, seen_targets, bodies, bodiless)
         return cur.kind == K.CALL_EXPR and not callee.host
 
     def _launch_arguments(self, launch, guards, state) -> None:
@@ -461,6 +447,12 @@ class InstanceWalker:
             return value
         default = _default_argument(callee, index)
         return value if default is None else self._expr(default, 0)
+
+    def _callee_of(self, target: str, ref: Ref) -> _Callee:
+        callee = self._callees.get(target)
+        if callee is None:
+            callee = self._callees[target] = self._callee(raw(ref))
+        return callee
 
     def _callee(self, ref: ci.Cursor) -> _Callee:
         tpl = _primary_template(ref)
@@ -1269,6 +1261,15 @@ class InstanceWalker:
             return ""
         s, e = c.offset, c.end_offset
         return " ".join(self.extractor.text(c.file).slice(s, e).split()) if e > s else ""
+
+
+def _follow(target: str, callee: _Callee, seen: set[str], bodies: list, bodiless: set[str]) -> None:
+    """A callee a body names for the first time: its body is walked next, or it has none in this TU."""
+    seen.add(target)
+    if callee.bodiless:
+        bodiless.add(target)
+    elif callee.body is not None:
+        bodies.append(callee.body)
 
 
 def _range_of(c) -> tuple[int, int] | None:

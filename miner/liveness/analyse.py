@@ -305,7 +305,7 @@ def _aliases(
     (rocSOLVER passes ``cast2constType(B)`` and ``B`` for trmm's input and output)."""
 
     def rep(name: str) -> str:
-        return min([name, *(b for a, b in same if a == name), *(a for a, b in same if b == name)])
+        return min([name] + [b for a, b in same if a == name] + [a for a, b in same if b == name])
 
     def canon(expr: Expr) -> Expr | None:
         tag = expr[0]

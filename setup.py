@@ -2,11 +2,11 @@
 of the instance walk and the liveness analysis compiled by Cython as they are (``NATIVE``).
 
 A compiled module is used only while its source is the one it was built from: the build records each source's digest
-in ``miner/_compiled.json`` and ``miner._compiled`` loads the ``.py`` instead wherever they differ."""
+(with its ``.pxd``) in ``miner/_compiled.json`` and ``miner._compiled`` loads the ``.py`` instead wherever they differ."""
 
-import hashlib
 import json
 import os
+import runpy
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -34,7 +34,8 @@ class BuildWithManifest(build_ext):
 
     def run(self) -> None:
         super().run()
-        built = {ext.name: hashlib.sha256(Path(ext.sources[0]).read_bytes()).hexdigest() for ext in self._native()}
+        source_digest = runpy.run_path("miner/_compiled.py")["source_digest"]
+        built = {ext.name: source_digest(Path(ext.sources[0])) for ext in self._native()}
         target = Path(MANIFEST) if self.inplace else Path(self.build_lib, MANIFEST)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")

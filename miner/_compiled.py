@@ -1,5 +1,5 @@
 """Compiled modules only while they are current. ``setup.py`` compiles a few hot pure-Python modules with Cython and
-records the digest of each source it compiled in ``_compiled.json``; Python would import a compiled module before
+records the digest of each source it compiled (with its ``.pxd``) in ``_compiled.json``; Python would import a compiled module before
 its ``.py``, so after an edit without a rebuild it would run the old code. This finder loads the ``.py`` instead of
 any compiled module whose source has changed since (and of all of them where ``ROCM_MINER_PURE`` is set)."""
 
@@ -16,6 +16,15 @@ from pathlib import Path
 _MANIFEST = Path(__file__).with_name("_compiled.json")
 
 
+def source_digest(source: Path) -> str:
+    """What a compiled module was built from: its ``.py`` and, where there is one, the ``.pxd`` that types it."""
+    h = hashlib.sha256(source.read_bytes())
+    declarations = source.with_suffix(".pxd")
+    if declarations.exists():
+        h.update(declarations.read_bytes())
+    return h.hexdigest()
+
+
 class CurrentCompiledOnly(importlib.abc.MetaPathFinder):
     def __init__(self, built: dict[str, str], root: Path, *, pure: bool = False) -> None:
         self.built = built  # module name -> digest of the source it was compiled from
@@ -27,7 +36,7 @@ class CurrentCompiledOnly(importlib.abc.MetaPathFinder):
             return None
         source = self.root.joinpath(*name.split(".")).with_suffix(".py")
         try:
-            current = hashlib.sha256(source.read_bytes()).hexdigest()
+            current = source_digest(source)
         except OSError:
             return None
         if not self.pure and current == self.built[name]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from miner._compiled import _MANIFEST, CurrentCompiledOnly
+from miner._compiled import _MANIFEST, CurrentCompiledOnly, source_digest
 from tests.conftest import TINYBLAS, TINYSOLVER
 
 
@@ -24,7 +23,7 @@ def _package(tmp_path: Path) -> Path:
 
 def test_a_source_edited_since_the_build_is_loaded_instead_of_the_build(tmp_path):
     source = _package(tmp_path)
-    built = {"pkg.hot": hashlib.sha256(source.read_bytes()).hexdigest()}
+    built = {"pkg.hot": source_digest(source)}
     finder = CurrentCompiledOnly(built, tmp_path)
     assert finder.find_spec("pkg.hot") is None  # current: the usual finders load the compiled module
     assert finder.find_spec("pkg.other") is None  # not compiled: not this finder's business
@@ -33,9 +32,19 @@ def test_a_source_edited_since_the_build_is_loaded_instead_of_the_build(tmp_path
     assert spec is not None and spec.origin == str(source)
 
 
+def test_a_declarations_file_edited_since_the_build_counts_as_an_edit(tmp_path):
+    source = _package(tmp_path)
+    source.with_suffix(".pxd").write_text("cdef int VALUE\n")
+    finder = CurrentCompiledOnly({"pkg.hot": source_digest(source)}, tmp_path)
+    assert finder.find_spec("pkg.hot") is None
+    source.with_suffix(".pxd").write_text("cdef long VALUE\n")
+    spec = finder.find_spec("pkg.hot")
+    assert spec is not None and spec.origin == str(source)
+
+
 def test_pure_loads_every_source(tmp_path):
     source = _package(tmp_path)
-    built = {"pkg.hot": hashlib.sha256(source.read_bytes()).hexdigest()}
+    built = {"pkg.hot": source_digest(source)}
     spec = CurrentCompiledOnly(built, tmp_path, pure=True).find_spec("pkg.hot")
     assert spec is not None and spec.origin == str(source)
 

@@ -267,9 +267,9 @@ class _Interval:
             return (pick(left[0], right[0]), pick(left[1], right[1]))
         if tag == "hull":  # a local that takes one of several values
             parts = [self.value(e, d, scope) for e in expr[1:]]
-            if any(p is None for p in parts):
+            if None in parts:
                 return None
-            return (min(p[0] for p in parts), max(p[1] for p in parts))
+            return (min([p[0] for p in parts]), max([p[1] for p in parts]))
         if tag == "range":
             return (expr[1], expr[2])
         if tag == "typed":  # a variable of a narrow integer type: its value, else its type's range
@@ -288,7 +288,7 @@ class _Interval:
             calls = self.calls
             if calls is None or not getattr(calls, "returns", _ANYTHING)(expr[1]):
                 return None
-            return calls(expr[1], tuple(self.raw(a, d, scope) for a in expr[2]))
+            return calls(expr[1], tuple([self.raw(a, d, scope) for a in expr[2]]))
         if tag == "between":  # a counted loop's variable: from its first value to its last
             first = self.value(expr[1], d, scope)
             last = self.value(expr[2], d, scope)
@@ -332,7 +332,7 @@ def _hull(x) -> Interval | None:
         parts = [_hull(i) for i in x.items]
         if not parts or any(p is None for p in parts):
             return None
-        return (min(p[0] for p in parts), max(p[1] for p in parts))
+        return (min([p[0] for p in parts]), max([p[1] for p in parts]))
     return x
 
 

@@ -35,19 +35,15 @@ class BuildWithManifest(build_ext):
     def run(self) -> None:
         super().run()
         source_digest = runpy.run_path("miner/_compiled.py")["source_digest"]
-        built = {ext.name: source_digest(Path(ext.sources[0])) for ext in self._native()}
+        compiled = {ext.name for ext in self.extensions}
+        built = {_module(p): source_digest(Path(p)) for p in NATIVE if _module(p) in compiled}
         target = Path(MANIFEST) if self.inplace else Path(self.build_lib, MANIFEST)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
 
-    def _native(self) -> list[Extension]:
-        """The Cython extensions, each with its ``.py`` source first (cythonize lists the generated C)."""
-        out = []
-        for ext in self.extensions:
-            source = Path(*ext.name.split(".")).with_suffix(".py")
-            if str(source) in NATIVE:
-                out.append(Extension(ext.name, [str(source)]))
-        return out
+
+def _module(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
 
 
 setup(

@@ -1,7 +1,8 @@
-"""Compiled modules only while they are current. ``setup.py`` compiles a few hot pure-Python modules with Cython and
-records the digest of each source it compiled (with its ``.pxd``) in ``_compiled.json``; Python would import a compiled module before
-its ``.py``, so after an edit without a rebuild it would run the old code. This finder loads the ``.py`` instead of
-any compiled module whose source has changed since (and of all of them where ``ROCM_MINER_PURE`` is set)."""
+"""Compiled modules only while they are current. ``setup.py`` compiles a few hot pure-Python modules with Cython
+and records the digest of each source it compiled (with its ``.pxd``) in ``_compiled.json``. Python imports a
+compiled module before its ``.py``, so after an edit without a rebuild it would run the old code; this finder loads
+the ``.py`` instead of any compiled module whose source has changed since (and of all of them where
+``ROCM_MINER_PURE`` is set)."""
 
 from __future__ import annotations
 

@@ -332,7 +332,7 @@ def _hull(x) -> Interval | None:
         parts = [_hull(i) for i in x.items]
         if not parts or any(p is None for p in parts):
             return None
-        return (min([p[0] for p in parts]), max([p[1] for p in parts]))
+        return (min(p[0] for p in parts), max(p[1] for p in parts))
     return x
 
 

@@ -20,6 +20,7 @@ from miner.bundle.build import BundleBuilder, EntryView
 from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
 from miner.bundle.write import write_jsonl_atomic
+from miner.collector import rarely_collected
 from miner.errors import NotACheckoutError, OutputError
 from miner.graph.build import build_graph
 from miner.liveness.cache import VerdictCache
@@ -253,7 +254,7 @@ def entry_roots(g: nx.DiGraph, names: list[str]) -> dict[str, str | None]:
 
 def mine(opts: MineOptions, progress: Progress = _no_progress) -> RunSummary:
     start = time.perf_counter()
-    with open_checkout(opts.path, opts.rev) as checkout:
+    with rarely_collected(), open_checkout(opts.path, opts.rev) as checkout:
         p = parse_inputs(opts, checkout, progress)
         kept = _kept_outputs(p, opts, start)
         if kept is not None:

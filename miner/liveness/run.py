@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import networkx as nx
 
+from miner.collector import frozen
 from miner.liveness.analyse import LivenessAnalyser, index_instances
 from miner.liveness.build import BuildDeadFinder, index_inactive
 from miner.liveness.cache import VerdictCache, entry_key
@@ -61,11 +62,12 @@ def entry_verdicts(
     analyser = LivenessAnalyser(g, index_instances(complete), build)
     work = [(traversals[e.name], e.variant) for e in missing]
     try:
-        for i, verdicts in _analyse(analyser, work, jobs):
-            name = missing[i].name
-            out[name] = verdicts
-            store.put(keys[name], verdicts)
-            progress("liveness", len(out), len(selected))
+        with frozen():  # the graph and the instances: no collection here or in a forked process scans them
+            for i, verdicts in _analyse(analyser, work, jobs):
+                name = missing[i].name
+                out[name] = verdicts
+                store.put(keys[name], verdicts)
+                progress("liveness", len(out), len(selected))
     finally:
         store.flush()
     return {e.name: out[e.name] for e in selected}

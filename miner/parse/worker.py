@@ -7,6 +7,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
+from miner.collector import collect_rarely
 from miner.models import Diagnostic, ExecSpace, ParsedTU, ParseFailed, ParseResult
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
@@ -195,6 +196,7 @@ def run_worker(conn, config: WorkerConfig) -> None:
 
         limit = config.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    collect_rarely()
     parser = TUParser(config)
     while True:
         try:

@@ -7,10 +7,12 @@ Each phase runs in a fresh process, which reports its wall time and peak RSS (it
 children's). Prints a table and, with --markdown, the rows for BENCHMARKS.md.
 
     python tools/bench_mine.py PATH [--library L] [--with LIB=PATH] [--jobs N] [--skip-clang-floor]
-                               [--liveness-overhead] [--warm-runs N]
+                               [--liveness-overhead] [--warm-runs N] [--cold-runs N]
 
 A warm mine takes seconds, and on a shared VM two of them can differ by a third: the warm phases
 run --warm-runs times each (default 3), interleaved, and report the median (the spread is printed).
+A cold mine takes minutes and the VM's speed drifts by a quarter within one: --cold-runs N runs each cold phase N
+times, interleaved, each from empty caches, and reports the median; each round's cold pair ratio is printed too.
 """
 
 from __future__ import annotations
@@ -155,6 +157,7 @@ def main() -> int:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--keep", type=Path, help="keep the cold and warm outputs here")
     ap.add_argument("--warm-runs", type=int, default=3, help="runs of each warm phase; the median is reported")
+    ap.add_argument("--cold-runs", type=int, default=1, help="runs of each cold phase; the median is reported")
     args = ap.parse_args()
     others = {k: Path(v).resolve() for k, v in (w.split("=", 1) for w in args.with_)}
     path = args.path.resolve()
@@ -183,13 +186,18 @@ def main() -> int:
             if not (p == "libclang" and args.skip_clang_floor)
             and not (p.endswith("no-liveness") and not args.liveness_overhead)
         ]
+        cold = [p for p in phases if p.startswith("cold")]
         warm = [p for p in phases if p.startswith("warm")]
-        results = {p: run_phase(args, p, scratch) for p in phases if p not in warm}
-        runs: dict[str, list[dict]] = {p: [] for p in warm}
+        runs: dict[str, list[dict]] = {p: [] for p in cold + warm}
+        for _ in range(max(1, args.cold_runs)):
+            for p in cold:
+                shutil.rmtree(scratch / ("cache" if MINE_PHASES[p] else "cache-no-liveness"), ignore_errors=True)
+                runs[p].append(run_phase(args, p, scratch))
+        results = {p: run_phase(args, p, scratch) for p in phases if p not in cold + warm}
         for _ in range(max(1, args.warm_runs)):
             for p in warm:
                 runs[p].append(run_phase(args, p, scratch))
-        for p in warm:
+        for p in cold + warm:
             ordered = sorted(runs[p], key=lambda r: r["wall"])
             results[p] = ordered[len(ordered) // 2] | {"walls": [r["wall"] for r in runs[p]]}
     finally:
@@ -225,7 +233,10 @@ def main() -> int:
             print(f"{name}: median of {', '.join(f'{w:.2f}' for w in results[name]['walls'])} s")
     for name in ("cold", "cold-no-liveness"):
         if name in results:
-            print(f"{name} stages (s):", results[name]["stages"])
+            print(f"{name} stages (s), median run:", results[name]["stages"])
+    if "cold-no-liveness" in results and len(results["cold"]["walls"]) > 1:
+        pairs = zip(results["cold"]["walls"], results["cold-no-liveness"]["walls"], strict=True)
+        print("cold pair ratios by round:", ", ".join(f"{a / b - 1:+.0%}" for a, b in pairs))
     for kind in ("cold", "warm"):
         if f"{kind}-no-liveness" in results:
             added = results[kind]["wall"] / results[f"{kind}-no-liveness"]["wall"] - 1

@@ -179,6 +179,7 @@ class InstanceWalker:
 
     def walk(self, starts: Iterable[ci.Cursor], variant: str) -> list[Instance]:
         self._callees = {}
+        _SIZES.clear()
         out: dict[str, Instance] = {}
         complete: dict[str, bool] = {}
         work: list[ci.Cursor | str] = list(starts)  # a cursor to walk, or a USR known from the memo
@@ -247,15 +248,15 @@ class InstanceWalker:
         params: list[str] = []
         pointers: list[str] = []
         ranges: dict[str, tuple[int, int] | None] = {}
-        body: ci.Cursor | None = None
-        for ch in fn.get_children():
+        body: Node | None = None
+        for ch in tree(fn).children:
             if ch.kind == K.PARM_DECL:
                 params.append(ch.spelling)
                 _note_range(ch, ranges)
                 if ch.spelling and _const_float_pointer(ch.type):
                     pointers.append(ch.spelling)
             elif ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT):
-                body = tree(ch)
+                body = ch
         returns_int = _type_id(fn.result_type) in _INTEGERS | {_POINTER}
         # straight-line values only for locals a statement reassigns (the others have one value anyway),
         # and none where a jump can enter a block in the middle
@@ -1272,17 +1273,23 @@ def _follow(target: str, callee: _Callee, seen: set[str], bodies: list, bodiless
         bodies.append(callee.body)
 
 
+_SIZES: dict[int, int] = {}  # a builtin integer type's size by its kind: one per TU (``InstanceWalker.walk`` clears it)
+
+
 def _range_of(c) -> tuple[int, int] | None:
     """The range of a node's, reference's or cursor's integer type, when 32 bits or less."""
-    return _integer_range(c.type) if type_kind(c) in _RANGED else None
+    kind = type_kind(c)
+    if kind not in _RANGED:
+        return None
+    size = _SIZES.get(kind)
+    if size is None:
+        size = _SIZES[kind] = c.type.get_canonical().get_size()
+    return _integer_range(kind, size)
 
 
-def _integer_range(t: ci.Type) -> tuple[int, int] | None:
-    canonical = t.get_canonical()
-    kind = canonical._kind_id
+def _integer_range(kind: int, size: int) -> tuple[int, int] | None:
     if kind == T.BOOL.value:
         return (0, 1)
-    size = canonical.get_size()
     if kind in _SIGNED and 0 < size <= 4:
         return (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1)
     if kind in _UNSIGNED and 0 < size <= 4:

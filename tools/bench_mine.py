@@ -191,7 +191,9 @@ def main() -> int:
         runs: dict[str, list[dict]] = {p: [] for p in cold + warm}
         for _ in range(max(1, args.cold_runs)):
             for p in cold:
-                shutil.rmtree(scratch / ("cache" if MINE_PHASES[p] else "cache-no-liveness"), ignore_errors=True)
+                # empty caches, and no earlier outputs a run could keep in place of analysing
+                for stale in ("cache" if MINE_PHASES[p] else "cache-no-liveness", p):
+                    shutil.rmtree(scratch / stale, ignore_errors=True)
                 runs[p].append(run_phase(args, p, scratch))
         results = {p: run_phase(args, p, scratch) for p in phases if p not in cold + warm}
         for _ in range(max(1, args.warm_runs)):

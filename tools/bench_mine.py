@@ -12,7 +12,8 @@ children's). Prints a table and, with --markdown, the rows for BENCHMARKS.md.
 A warm mine takes seconds, and on a shared VM two of them can differ by a third: the warm phases
 run --warm-runs times each (default 3), interleaved, and report the median (the spread is printed).
 A cold mine takes minutes and the VM's speed drifts by a quarter within one: --cold-runs N runs each cold phase N
-times, interleaved, each from empty caches, and reports the median; each round's cold pair ratio is printed too.
+times, interleaved, each from empty caches and no earlier outputs, and reports the median; each round's cold pair
+ratio is printed too.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
-from miner.collector import collect_rarely
+from miner.collector import rarely_collected
 from miner.models import Diagnostic, ExecSpace, ParsedTU, ParseFailed, ParseResult
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
@@ -196,8 +196,11 @@ def run_worker(conn, config: WorkerConfig) -> None:
 
         limit = config.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    collect_rarely()
-    parser = TUParser(config)
+    with rarely_collected():
+        _serve(conn, TUParser(config))
+
+
+def _serve(conn, parser: TUParser) -> None:
     while True:
         try:
             job = conn.recv()

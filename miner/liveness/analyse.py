@@ -330,6 +330,30 @@ def _aliases(
     )
 
 
+def _reads(expr: Expr, locals_: dict) -> set[str]:
+    """Every parameter ``expr`` can read, through the values of the locals it reads and into every part of
+    it (a superset of ``params_of``: what is not listed here cannot change its value)."""
+    out: set[str] = set()
+    seen: set[int] = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e[0] == "param":
+            out.add(e[1])
+        elif e[0] == "local" and (value := locals_.get(e[1])) is not None:
+            stack.append(value)
+        for x in e[1:]:
+            if type(x) is tuple and x:
+                if type(x[0]) is str:
+                    stack.append(x)
+                else:
+                    stack.extend(y for y in x if type(y) is tuple and y and type(y[0]) is str)
+    return out
+
+
 def _at(line: int, guard: Guard) -> bool:
     """Whether ``line`` is in the code ``guard`` covers (a negative line, a value of unknown place, never is)."""
     return any(lo <= line <= hi for lo, hi in guard.regions)
@@ -382,6 +406,9 @@ class LivenessAnalyser:
         self._refinements: dict[tuple, object] = {}
         self._lookups: dict[str, Callable[[str], bool]] = {}
         self._table_readers: dict[tuple[str, str], bool] = {}  # what an undecided guard teaches, by the values it reads
+        self._plans: dict[tuple, list[tuple]] = {}
+        self._guarded: dict[tuple, tuple] = {}  # a call's guards' outcome, by the values they read
+        self._bound: dict[tuple, tuple] = {}  # a call's callee bindings, by the values they read
 
     # ------------------------------------------------------------------ nodes
 
@@ -476,27 +503,89 @@ class LivenessAnalyser:
         from_path = values
         values = self._with_types(inst, values)
         calls = self._results_for(variant)
-        file = self.g.nodes[node]["file"]
         found = []
         memos: dict = {}
+        for step in self._plan(inst, node, locals_, variant):
+            call, callee, per_guard, at_call, guard_reads, target, arg_reads, straight, pointed, origin = step
+            guard_key = (id(call), variant, same, tuple(map(values.get, guard_reads)))
+            guarded = self._guarded.get(guard_key)
+            if guarded is None:
+                path_conds, dead, vals, locs = self._guards(
+                    call, values, locals_, calls, at_call, same, memos, self._refinements, self._lookups_for(variant)
+                )
+                narrowed = {p: vals[p] for p in guard_reads if p in vals and values.get(p) != vals[p]}
+                self._guarded[guard_key] = (path_conds, dead, narrowed, locs)
+            else:
+                path_conds, dead, narrowed, locs = guarded
+                vals = {**values, **narrowed} if narrowed else values
+            if dead is not None or target is None:
+                found.append((call, callee, path_conds, dead, None, (), frozenset()))
+                continue
+            passed = tuple(
+                True if p in from_path and vals[p] == from_path[p] and (rng is None or _within(vals[p], rng))
+                else vals.get(p)
+                for p, rng in straight
+            )  # fmt: skip
+            pointees = tuple(
+                True if q in vals and q in from_path and vals[q] == from_path[q] else vals.get(q) for q in pointed
+            )
+            bind_key = (guard_key, tuple(map(values.get, arg_reads)), passed, pointees)
+            recipe = self._bound.get(bind_key)
+            if recipe is None:
+                relate = self._relations(call, per_guard, vals, locs, calls)
+                recipe = self._bound[bind_key] = self._bind(call, target, relate, vals, from_path, locs, calls, origin)
+            compared = self._compared(target, variant)
+            aliases = _aliases(call, target, same, self._passes_on(variant)) & compared if compared else frozenset()
+            found.append((call, callee, path_conds, None, target, recipe, aliases))
+        self._expansions[key] = found
+        return found
+
+    def _plan(self, inst: Instance, node: str, locals_: dict, variant: str) -> list[tuple]:
+        """Per call ``inst`` makes to a node of the graph, what ``_expand`` needs that does not depend on the
+        argument context: the callee, the relations its guards establish at the call, the parameters its
+        guards read (their values decide the guards' outcome: the outcome is shared by every context that
+        agrees on them), and what binding the callee's parameters reads besides (other arguments' parameters,
+        parameters passed on as they are, pointer-to-const parameters passed on)."""
+        key = (id(inst), variant, node)
+        found = self._plans.get(key)
+        if found is not None:
+            return found
+        file = self.g.nodes[node]["file"]
+        found = []
         for index, call in enumerate(inst.calls):
             callee = self.node_of(call.target, call.pattern, variant)
             if callee is None:
                 continue
             per_guard = self._facts(inst, index, locals_, variant)
             at_call = [facts if _at(call.line, g) else [] for g, facts in zip(call.guards, per_guard, strict=True)]
-            path_conds, dead, vals, locs = self._guards(
-                call, values, locals_, calls, at_call, same, memos, self._refinements, self._lookups_for(variant)
-            )
-            target = self._instance(call.target, variant) if dead is None else None
-            relate = self._relations(call, per_guard, vals, locs, calls)
-            recipe = (
-                self._bind(call, target, relate, vals, from_path, locs, calls, f"{file}:{call.line}") if target else ()
-            )
-            compared = self._compared(target, variant) if target else frozenset()
-            aliases = _aliases(call, target, same, self._passes_on(variant)) & compared if compared else frozenset()
-            found.append((call, callee, path_conds, dead, target, recipe, aliases))
-        self._expansions[key] = found
+            guard_reads: set[str] = set()
+            for guard in call.guards:
+                guard_reads |= _reads(guard.expr, locals_)
+            target = self._instance(call.target, variant)
+            arg_reads: set[str] = set()
+            straight: list[tuple[str, Interval | None]] = []
+            pointed: list[str] = []
+            if target is not None:
+                ranges = call.ranges or (None,) * len(call.args)
+                for param, arg, rng in zip(target.params, call.args, ranges, strict=False):
+                    if param in target.written:
+                        continue
+                    if arg[0] == "param":
+                        straight.append((arg[1], rng))
+                    else:
+                        arg_reads |= _reads(arg, locals_)
+                for pointer in target.pointees:
+                    index = target.params.index(pointer)
+                    arg = call.args[index] if index < len(call.args) else ("unknown",)
+                    if arg[0] == "param":
+                        pointed.append("*" + arg[1])
+                    else:
+                        arg_reads |= _reads(arg, locals_)
+            found.append((
+                call, callee, per_guard, at_call, tuple(sorted(guard_reads)), target, tuple(sorted(arg_reads - guard_reads)),
+                tuple(straight), tuple(pointed), f"{file}:{call.line}",
+            ))  # fmt: skip
+        self._plans[key] = found
         return found
 
     def _passes_on(self, variant: str) -> Callable[[str], int | None]:

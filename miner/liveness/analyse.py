@@ -24,6 +24,7 @@ path that is its one followed caller).
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -111,12 +112,14 @@ _EXACT_UP_TO = 2**20
 
 def _boundary_below(v: int) -> int | None:
     """The largest integer type boundary at or below ``v``; None below the last."""
-    return max((m for m in _LANDMARKS if m <= v), default=None)
+    i = bisect.bisect_right(_LANDMARKS, v)
+    return _LANDMARKS[i - 1] if i else None
 
 
 def _boundary_above(v: int) -> int | None:
     """The smallest integer type boundary at or above ``v``; None above the last."""
-    return min((m for m in _LANDMARKS if m >= v), default=None)
+    i = bisect.bisect_left(_LANDMARKS, v)
+    return _LANDMARKS[i] if i < len(_LANDMARKS) else None
 
 
 def _snap(iv: Interval) -> Interval:
@@ -451,7 +454,9 @@ class LivenessAnalyser:
                 same = same & same_hulls[inst.usr]
             hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
             same_hulls[inst.usr] = same_hulls[inst.usr] & same if inst.usr in same_hulls else same
-            key = (inst.usr, frozenset((k, b.value) for k, b in env.items()), same)
+            values = {k: b.value for k, b in env.items()}
+            frozen_values = frozenset(values.items())
+            key = (inst.usr, frozen_values, same)
             if key in seen:
                 continue
             seen.add(key)
@@ -460,9 +465,8 @@ class LivenessAnalyser:
             if visits > _MAX_VISITS:
                 result.complete = False
                 break
-            values = {k: b.value for k, b in env.items()}
             for call, callee, path_conds, dead, target, recipe, aliases in self._expand(
-                inst, node, values, same, variant
+                inst, node, values, frozen_values, same, variant
             ):
                 if dead is not None:
                     if (node, call.line, callee) not in result.guarded_dead:  # the first reason found stands
@@ -489,13 +493,19 @@ class LivenessAnalyser:
         return result
 
     def _expand(
-        self, inst: Instance, node: str, values: dict[str, Interval], same: Aliases, variant: str
+        self,
+        inst: Instance,
+        node: str,
+        values: dict[str, Interval],
+        frozen_values: frozenset,
+        same: Aliases,
+        variant: str,
     ) -> list[tuple]:
         """The calls ``inst`` makes when its parameters hold ``values`` and the pairs in ``same`` are equal:
         (call, callee node, runtime conditions, why it cannot happen or None, callee instance or None, how to
         bind the callee's parameters, which of them are equal). Entries share most of their lower call chains, so this is
         computed once per (instance, values); where the values came from is applied per entry."""
-        key = (inst.usr, variant, frozenset(values.items()), same)
+        key = (inst.usr, variant, frozen_values, same)  # frozen_values: ``values`` as a frozenset
         found = self._expansions.get(key)
         if found is not None:
             return found
@@ -844,7 +854,12 @@ class LivenessAnalyser:
                 found = decided[id(guard)] = (holds, refined)
             holds, refined = found
             if holds is not None and holds != guard.want:
-                fixed = tuple(sorted(params_of(guard.expr, locals_, reals=True) & values.keys()))
+                read = refinements.get((id(guard), id(base))) if refinements is not None else None
+                if read is None:  # narrowing wraps a local's value: it reads what the value as assigned reads
+                    read = params_of(guard.expr, base, reals=True)
+                    if refinements is not None:
+                        refinements[(id(guard), id(base))] = read
+                fixed = tuple(sorted(read & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
             if holds is None:
                 conds.append(guard.text if guard.want else f"!({guard.text})")

@@ -357,6 +357,11 @@ def _reads(expr: Expr, locals_: dict) -> set[str]:
     return out
 
 
+def _usr_of(node: str) -> str:
+    """The function a graph node stands for (a node of a function defined per variant carries ``@lp64``)."""
+    return node.rsplit("@", 1)[0] if node.endswith(("@lp64", "@ilp64")) else node
+
+
 def _at(line: int, guard: Guard) -> bool:
     """Whether ``line`` is in the code ``guard`` covers (a negative line, a value of unknown place, never is)."""
     return any(lo <= line <= hi for lo, hi in guard.regions)
@@ -425,12 +430,28 @@ class LivenessAnalyser:
                 return cand
         return None
 
+    def footprint(self, root: str, variant: str) -> dict[tuple[str, str], int]:
+        """The instances an entry's walk can reach, whatever its guards decide, each with its number of calls:
+        an estimate of what walking it costs, and of what it shares with other entries."""
+        start = self._instance(_usr_of(root), variant)
+        out: dict[tuple[str, str], int] = {}
+        stack = [start] if start is not None else []
+        while stack:
+            inst = stack.pop()
+            if (inst.usr, variant) in out:
+                continue
+            out[(inst.usr, variant)] = len(inst.calls) + 1
+            for call in inst.calls:
+                target = self._instance(call.target, variant)
+                if target is not None and (target.usr, variant) not in out:
+                    stack.append(target)
+        return out
+
     # ------------------------------------------------------------------ walk
 
     def walk(self, root: str, variant: str) -> _EntryWalk:
-        root_usr = root.rsplit("@", 1)[0] if root.endswith(("@lp64", "@ilp64")) else root
         result = _EntryWalk({root: ()}, {}, set(), {}, True)
-        start = self._instance(root_usr, variant)
+        start = self._instance(_usr_of(root), variant)
         if start is None:
             result.unanalysed.add(root)
             return result

@@ -1,14 +1,17 @@
 """Every selected entry's verdicts: from the verdict store, else analysed and stored.
 
 Entries whose verdicts are not stored are analysed in ``jobs`` forked processes: each inherits
-the analyser (graph and instances) built once here, takes runs of neighbouring entries (a family's
-precisions and ``_64`` variants share most of their work in the analyser's memos) and sends back
-their verdicts. An entry's verdicts do not depend on which process analysed it or what it analysed
+the analyser (graph and instances) built once here and a share of the entries, chosen so that entries
+reaching the same instantiations meet in one process (they share most of their work in its memos);
+it sends back the verdicts of each run of its entries as they are ready, and when its share is done
+takes runs left in the others'. An entry's verdicts do not depend on which process analysed it or what it analysed
 before; without ``fork`` (not Linux) the entries are analysed here, one by one."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import queue
+import traceback
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -24,8 +27,10 @@ from miner.traverse.rules import RuleSet
 Progress = Callable[[str, int, int], None]
 Verdicts = dict[str, NodeVerdict]
 
-_RUN = 16  # entries a process takes at a time: about one family and its variants
-_FORKED: tuple[LivenessAnalyser, list[tuple[Traversal, str]]] | None = None  # what forked processes inherit
+_RUN = 16  # entries a process takes at a time: the verdicts it sends back at once, the least another can take
+_FORKED: tuple | None = (
+    None  # what forked processes inherit: the analyser, the work, its shares, the runs taken, the results
+)
 
 
 def entry_verdicts(
@@ -80,17 +85,83 @@ def _analyse(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], jobs
             yield i, analyser.verdicts(traversal, variant)
         return
     global _FORKED
-    _FORKED = (analyser, work)
-    runs = [range(start, min(start + _RUN, len(work))) for start in range(0, len(work), _RUN)]
+    shares = _shares(analyser, work, jobs)
+    context = mp.get_context("fork")
+    taken = context.Array("i", 2 * len(shares))  # runs taken from the front (by their owner) and back of each share
+    results = context.Queue()
+    _FORKED = (analyser, work, shares, taken, results)
+    processes = [context.Process(target=_serve, args=(own,), daemon=True) for own in range(len(shares))]
     try:
-        with mp.get_context("fork").Pool(min(jobs, len(runs))) as pool:
-            for done in pool.imap_unordered(_analyse_run, runs):
-                yield from done
+        for process in processes:
+            process.start()
+        for _ in range(sum(len(share) for share in shares)):
+            done = _next_result(results, processes)
+            yield from done
     finally:
         _FORKED = None
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+            process.join()
 
 
-def _analyse_run(run: range) -> list[tuple[int, Verdicts]]:
+_BETA = 0.3  # the cost of walking an instance another entry of the process already expanded, relative to expanding it
+
+
+def _shares(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], jobs: int) -> list[list[list[int]]]:
+    """Each process's runs of entries. An entry goes to the process where it adds the least to the estimated
+    load: the calls of the instances it can reach that the process has not reached yet, plus a share of all of
+    them. Entries that reach the same instantiations (a routine's precisions share its float or double rocBLAS
+    calls) so meet in one process, which expands each of them once."""
+    loads = [0.0] * jobs
+    reached: list[set[tuple[str, str]]] = [set() for _ in range(jobs)]
+    mine: list[list[int]] = [[] for _ in range(jobs)]
+    for i, (traversal, variant) in enumerate(work):
+        footprint = analyser.footprint(traversal.root, variant) if traversal.root else {}
+        total = _BETA * sum(footprint.values())
+        costs = [
+            loads[k] + total + sum(calls for key, calls in footprint.items() if key not in reached[k])
+            for k in range(jobs)
+        ]
+        k = min(range(jobs), key=costs.__getitem__)
+        loads[k] = costs[k]
+        reached[k] |= footprint.keys()
+        mine[k].append(i)
+    return [[own[at : at + _RUN] for at in range(0, len(own), _RUN)] for own in mine if own]
+
+
+def _serve(own: int) -> None:
+    """A forked process: its own share's runs from the front, then others' from the back, until none is left."""
     assert _FORKED is not None, "runs only in a process forked by _analyse"
-    analyser, work = _FORKED
-    return [(i, analyser.verdicts(*work[i])) for i in run]
+    analyser, work, shares, taken, results = _FORKED
+    try:
+        while (run := _take(own, shares, taken)) is not None:
+            results.put([(i, analyser.verdicts(*work[i])) for i in run])
+    except BaseException:  # the parent raises it
+        results.put(traceback.format_exc())
+
+
+def _take(own: int, shares: list[list[list[int]]], taken) -> list[int] | None:
+    with taken.get_lock():
+        left = [len(share) - taken[2 * k] - taken[2 * k + 1] for k, share in enumerate(shares)]
+        k = own if left[own] else max(range(len(shares)), key=left.__getitem__)
+        if not left[k]:
+            return None
+        if k == own:
+            taken[2 * k] += 1
+            return shares[k][taken[2 * k] - 1]
+        taken[2 * k + 1] += 1
+        return shares[k][-taken[2 * k + 1]]
+
+
+def _next_result(results, processes: list) -> list[tuple[int, Verdicts]]:
+    while True:
+        try:
+            done = results.get(timeout=1.0)
+        except queue.Empty:
+            if all(process.exitcode is not None for process in processes):
+                raise RuntimeError("the liveness analysis processes ended before analysing every entry") from None
+            continue
+        if isinstance(done, str):
+            raise RuntimeError(f"the liveness analysis failed in a forked process:\n{done}")
+        return done

@@ -606,8 +606,8 @@ class LivenessAnalyser:
                     else:
                         arg_reads |= _reads(arg, locals_)
                 for pointer in target.pointees:
-                    index = target.params.index(pointer)
-                    arg = call.args[index] if index < len(call.args) else ("unknown",)
+                    position = target.params.index(pointer)
+                    arg = call.args[position] if position < len(call.args) else ("unknown",)
                     if arg[0] == "param":
                         pointed.append("*" + arg[1])
                     else:

@@ -4,8 +4,8 @@ Entries whose verdicts are not stored are analysed in ``jobs`` forked processes:
 the analyser (graph and instances) built once here and a share of the entries, chosen so that entries
 reaching the same instantiations meet in one process (they share most of their work in its memos);
 it sends back the verdicts of each run of its entries as they are ready, and when its share is done
-takes runs left in the others'. An entry's verdicts do not depend on which process analysed it or what it analysed
-before; without ``fork`` (not Linux) the entries are analysed here, one by one."""
+takes runs left in the others'. An entry's verdicts do not depend on which process analysed it or
+what it analysed before; without ``fork`` (not Linux) the entries are analysed here, one by one."""
 
 from __future__ import annotations
 
@@ -28,9 +28,8 @@ Progress = Callable[[str, int, int], None]
 Verdicts = dict[str, NodeVerdict]
 
 _RUN = 16  # entries a process takes at a time: the verdicts it sends back at once, the least another can take
-_FORKED: tuple | None = (
-    None  # what forked processes inherit: the analyser, the work, its shares, the runs taken, the results
-)
+# what forked processes inherit: the analyser, the work, its shares, the runs taken, the results
+_FORKED: tuple | None = None
 
 
 def entry_verdicts(
@@ -111,14 +110,14 @@ _BETA = 0.3  # the cost of walking an instance another entry of the process alre
 def _shares(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], jobs: int) -> list[list[list[int]]]:
     """Each process's runs of entries. An entry goes to the process where it adds the least to the estimated
     load: the calls of the instances it can reach that the process has not reached yet, plus a share of all of
-    them. Entries that reach the same instantiations (a routine's precisions share its float or double rocBLAS
+    them (and one for the entry itself, so that entries nothing is known of are spread evenly). Entries that reach the same instantiations (a routine's precisions share its float or double rocBLAS
     calls) so meet in one process, which expands each of them once."""
     loads = [0.0] * jobs
     reached: list[set[tuple[str, str]]] = [set() for _ in range(jobs)]
     mine: list[list[int]] = [[] for _ in range(jobs)]
     for i, (traversal, variant) in enumerate(work):
         footprint = analyser.footprint(traversal.root, variant) if traversal.root else {}
-        total = _BETA * sum(footprint.values())
+        total = 1 + _BETA * sum(footprint.values())
         costs = [
             loads[k] + total + sum(calls for key, calls in footprint.items() if key not in reached[k])
             for k in range(jobs)

@@ -75,3 +75,9 @@ def test_a_forked_process_that_dies_ends_the_analysis_with_an_error(tmp_path, mo
     _fails_for_one_entry(monkeypatch, lambda: os._exit(3))
     with pytest.raises(RuntimeError, match="ended before analysing every entry"):
         _analyse(TINYBLAS, tmp_path / "cache", jobs=2)
+
+
+def test_entries_nothing_is_known_of_are_spread_evenly():
+    roots = [f"entry{i}" for i in range(64)]
+    shares = run._shares(_Footprints({r: {} for r in roots}), _work(roots), 2)
+    assert [sum(map(len, share)) for share in shares] == [32, 32]

@@ -203,6 +203,16 @@ class Diagnostic(_Compact):
 
 
 @dataclass(frozen=True, slots=True)
+class WalkScope(_Compact):
+    """Where a TU's walk of instantiated bodies started when it was asked to start only from some functions
+    (a library given with ``--with`` is walked from what the mined library reaches of it)."""
+
+    starts: tuple[str, ...]  # USRs of every function the walk could start from
+    walked: tuple[str, ...]  # of them, those it started from
+    held: tuple[str, ...] = ()  # USRs of the instances the walk found
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedTU(_Compact):
     """The facts of one translation unit."""
 
@@ -218,6 +228,8 @@ class ParsedTU(_Compact):
     instances: tuple[Instance, ...] = ()  # concrete bodies reachable from this TU's definitions
     inactive: tuple[tuple[str, int, int], ...] = ()  # (file, first, last line) skipped by the preprocessor
     liveness_seconds: float = 0.0  # of ``seconds``: walking the instances and reading the skipped blocks
+    scope: WalkScope | None = None  # None: the walk started from every start
+    refs: tuple[str, ...] = ()  # USRs the instances call or read the result of that are not among them
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,10 +139,12 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     inputs = [profile.config_hash, outcome.digest]
+    # the libraries this one calls are walked from what its own instances reach of them
+    wanted = frozenset(outcome.refs) if opts.liveness else None
     other_outcomes = []
     for name, other_root in sorted(others.items()):
         other_profile = resolve_profile(other_root, name)
-        other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}")
+        other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}", wanted)
         other_outcomes.append((name, other_profile, other))
         inputs += [name, other_profile.config_hash, other.digest]
     wall = time.perf_counter() - start
@@ -202,6 +204,7 @@ def _parse_library(
     opts: MineOptions,
     progress: Progress,
     phase: str,
+    wanted: frozenset[str] | None = None,
 ) -> ParseOutcome:
     recipe = make_recipe(root, profile, cache_dir / "stubs" / profile.name, others)
     tus = translation_units(root, profile)
@@ -214,7 +217,7 @@ def _parse_library(
         progress(phase, done, len(tus))
 
     stage = ParseStage(recipe, cache, cache_dir / "pch", jobs=opts.jobs, liveness=opts.liveness)
-    return stage.run(tus, on_result=tick)
+    return stage.run(tus, on_result=tick, wanted=wanted)
 
 
 def other_prefix(library: str) -> str:

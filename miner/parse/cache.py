@@ -4,9 +4,9 @@ parse read; it is valid while all of them are unchanged. Writes are atomic.
 
 A TU's instantiated bodies (half the bytes of a parse, read only when liveness is analysed and its
 verdicts are not cached) are kept beside the entry and read on demand (``instances``). An entry opens
-with a small header (the files the parse read, its engine), so that whether it holds and what it was
-made from are known without reading the parse itself (``peek``): a re-run that keeps its outputs reads
-no parse at all."""
+with a small header (the files the parse read, its engine, where its walk started and what it leads to),
+so that whether it holds and what it was made from are known without reading the parse itself (``peek``):
+a re-run that keeps its outputs reads no parse at all."""
 
 from __future__ import annotations
 
@@ -15,11 +15,22 @@ import os
 import pickle
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
-from miner.models import Instance, ParsedTU
+from miner.models import Instance, ParsedTU, WalkScope
 from miner.source.files import FileHashes
 
-_FORMAT = 6
+_FORMAT = 7
+
+
+class Head(NamedTuple):
+    """What a cache entry says of its parse before the parse is read."""
+
+    engine: str
+    deps: tuple[str, ...]
+    aside: bool  # its instances are kept beside the entry
+    scope: WalkScope | None
+    refs: tuple[str, ...]
 
 
 class ParseCache:
@@ -33,26 +44,25 @@ class ParseCache:
         key = hashlib.sha256(f"{_FORMAT}\0{self.fingerprint}\0{salt}\0{rel}\0{content}".encode()).hexdigest()
         return self.directory / key[:2] / f"{key}.pkl"
 
-    def peek(self, rel: str, salt: str = "") -> tuple[str, tuple[str, ...], bool] | None:
-        """The engine and dependencies of the cached parse of ``rel`` and whether its instances are aside, if it
-        holds; the parse is not read."""
+    def peek(self, rel: str, salt: str = "") -> Head | None:
+        """The header of the cached parse of ``rel``, if it holds; the parse is not read."""
         found = self._read(rel, salt, with_result=False)
-        return None if found is None else (found[1], tuple(found[0]), found[2])
+        return None if found is None else found[0]
 
     def get(self, rel: str, salt: str = "") -> tuple[ParsedTU, bool] | None:
         """The cached parse of ``rel`` (``salt`` names what else it was parsed against), and whether its
         instances were left in the cache (then read them with ``instances``)."""
         found = self._read(rel, salt, with_result=True)
-        return None if found is None else (found[3], found[2])
+        return None if found is None else (found[1], found[0].aside)
 
     def _read(self, rel: str, salt: str, *, with_result: bool) -> tuple | None:
-        """(deps, engine, aside, result or None) of a valid entry: the header, then the parse if asked for."""
+        """(head, result or None) of a valid entry: the header, then the parse if asked for."""
         try:
             with open(self._path(rel, salt), "rb") as fh:
-                deps, engine, aside = pickle.load(fh)
+                deps, engine, aside, scope, refs = pickle.load(fh)
                 if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
                     return None
-                return deps, engine, aside, pickle.load(fh) if with_result else None
+                return Head(engine, tuple(deps), aside, scope, refs), pickle.load(fh) if with_result else None
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return None
 
@@ -68,7 +78,8 @@ class ParseCache:
         aside = bool(result.instances)
         if aside:  # written first: an entry that says its instances are aside always has them
             _write_atomic(path.with_suffix(".instances"), result.instances)
-        _write_atomic(path, (deps, result.engine, aside), replace(result, instances=()))
+        head = (deps, result.engine, aside, result.scope, result.refs)
+        _write_atomic(path, head, replace(result, instances=()))
 
     def digest(self, result: ParsedTU) -> str:
         """A name for everything ``result`` read: its dependencies' current hashes."""

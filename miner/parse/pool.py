@@ -12,7 +12,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 
@@ -43,7 +43,11 @@ class ParsePool:
         child.close()
         return _Slot(proc, parent, share)
 
-    def run(self, jobs: Iterable[ParseJob]) -> Iterator[ParseResult]:
+    def run(
+        self, jobs: Iterable[ParseJob], prepare: Callable[[ParseJob], ParseJob] | None = None
+    ) -> Iterator[ParseResult]:
+        """The jobs' results in completion order; ``prepare`` completes each job as it is sent (from what the
+        results before it said)."""
         pending = list(jobs)
         workers = min(self.jobs, len(pending))
         shares = _shares(pending, workers)
@@ -53,6 +57,8 @@ class ParsePool:
                 for s in slots:
                     if s.job is None and any(shares):
                         s.job = _next_job(shares, s.share)
+                        if prepare is not None:
+                            s.job = prepare(s.job)
                         s.deadline = time.monotonic() + self.timeout_s
                         s.conn.send(s.job)
                 busy = [s for s in slots if s.job is not None]

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from miner.models import Instance, ParsedTU, ParseFailed
-from miner.parse.cache import ParseCache
+from miner.models import Instance, ParsedTU, ParseFailed, WalkScope
+from miner.parse.cache import Head, ParseCache
 from miner.parse.pool import ParsePool
 from miner.parse.recipe import Recipe
+from miner.parse.walk_scope import unheld
 from miner.parse.worker import ParseJob, PchJob, WorkerConfig, tree_sitter_tu
 
 
@@ -26,7 +27,9 @@ class ParseOutcome:
     cache_hits: int = 0
     worker_seconds: float = 0.0  # of the TUs parsed in this run (summed over workers, not wall time)
     liveness_seconds: float = 0.0  # of which the liveness facts took
-    digest: str = ""  # names everything parsed: the recipe, and each result by the files it read
+    digest: str = ""  # names everything parsed: the recipe, and each result by the files it read and where it walked
+    refs: set[str] = field(default_factory=set)  # what the TUs' instances reach outside them (``ParsedTU.refs``)
+    walked_again: int = 0  # TUs walked again from more starts (``ParseStage.run`` with ``wanted``)
     instances_aside: dict[str, Callable[[], tuple[Instance, ...]]] = field(default_factory=dict)
     """TU path -> reads the instances its cached parse left in the cache (``ParsedTU.instances`` is empty)."""
     _parsed: list[ParsedTU] = field(default_factory=list)
@@ -112,40 +115,82 @@ class ParseStage:
 
     # ------------------------------------------------------------------ TUs
 
-    def run(self, tus: list[str], on_result: Callable[[str], None] = lambda rel: None) -> ParseOutcome:
+    def run(
+        self,
+        tus: list[str],
+        on_result: Callable[[str], None] = lambda rel: None,
+        wanted: frozenset[str] | None = None,
+    ) -> ParseOutcome:
+        """Every TU's parse, from the cache where it holds. With ``wanted``, each TU's walk of instantiated
+        bodies starts only from the functions in it and from those the walks before it reach; then a wanted
+        start that no walk holds is walked by the first TU that offers it, until there is none. Without, a
+        cached walk that did not start from every start is walked again."""
         outcome = ParseOutcome()
         variants = {self.recipe.variant(rel) for rel in tus}
         pch = self._pch_facts(variants, outcome, force=set())
         salts = {v: self._salt(v, pch.get(v)) for v in variants}
-        named: list[tuple[str, str, tuple[str, ...]]] = []  # (path, engine, files read) of every result
-        hits: list[tuple[str, str]] = []
+        heads: dict[str, Head] = {}
         misses: list[str] = []
         for rel in tus:
-            salt = salts[self.recipe.variant(rel)]
-            head = self.cache.peek(rel, salt)
-            if head is None:
+            head = self.cache.peek(rel, self._salt_of(rel, salts))
+            if head is not None and (head.scope is None or wanted is not None):
+                heads[rel] = head
+                on_result(rel)
+            else:
                 misses.append(rel)
-                continue
-            engine, deps, aside = head
-            named.append((rel, engine, deps))
-            hits.append((rel, salt))
-            if aside:
-                outcome.instances_aside[rel] = functools.partial(self.cache.instances, rel, salt)
-            outcome.cache_hits += 1
-            on_result(rel)
-        parsed_now = self._parse(misses, pch, salts, outcome, on_result)
-        fresh = parsed_now + list(pch.values())
-        outcome.worker_seconds += sum(r.seconds for r in parsed_now)
-        outcome.liveness_seconds += sum(r.liveness_seconds for r in parsed_now)
-        named += [(r.path, r.engine, r.deps) for r in fresh]
-        outcome._parsed = sorted(fresh, key=lambda r: r.path)
-        if hits:
-            outcome._unread = functools.partial(self._read_hits, hits, pch, salts, outcome)
+        reach = _Reach(wanted, [h.refs for h in heads.values()]) if wanted is not None else None
+        fresh = {r.path: r for r in self._parse(misses, pch, salts, outcome, on_result, reach)}
+        if reach is not None:
+            self._close(reach, heads, fresh, pch, salts, outcome)
+        named: list[tuple[str, str, tuple[str, ...], WalkScope | None]] = []  # (path, engine, files read, scope)
+        for rel, head in heads.items():
+            named.append((rel, head.engine, head.deps, head.scope))
+            if head.aside:
+                outcome.instances_aside[rel] = functools.partial(self.cache.instances, rel, self._salt_of(rel, salts))
+            outcome.refs.update(head.refs)
+        outcome.cache_hits = len(heads)
+        parsed_now = list(fresh.values()) + list(pch.values())
+        named += [(r.path, r.engine, r.deps, r.scope) for r in parsed_now]
+        for r in fresh.values():
+            outcome.refs.update(r.refs)
+        outcome._parsed = sorted(parsed_now, key=lambda r: r.path)
+        if heads:
+            hits = [(rel, self._salt_of(rel, salts)) for rel in heads]
+            outcome._unread = functools.partial(self._read_hits, hits, pch, salts, outcome, reach)
         outcome.failures.sort(key=lambda f: f.path)
         outcome.digest = self._digest(named, outcome.failures)
         return outcome
 
-    def _read_hits(self, hits: list[tuple[str, str]], pch: dict, salts: dict, outcome: ParseOutcome) -> list[ParsedTU]:
+    def _salt_of(self, rel: str, salts: dict[str, str]) -> str:
+        return salts[self.recipe.variant(rel)]
+
+    def _close(
+        self,
+        reach: _Reach,
+        heads: dict[str, Head],
+        fresh: dict[str, ParsedTU],
+        pch: dict[str, ParsedTU],
+        salts: dict,
+        outcome: ParseOutcome,
+    ) -> None:
+        """Walk again the first TU that offers a wanted start no walk holds, until there is none."""
+        while True:
+            scopes = {rel: h.scope for rel, h in heads.items()} | {rel: r.scope for rel, r in fresh.items()}
+            again = unheld(frozenset(reach.wanted), scopes)
+            if not again:
+                return
+            for rel, usrs in again.items():
+                reach.add(usrs.union(scopes[rel].walked))  # what it walked before stays walked
+                heads.pop(rel, None)
+                fresh.pop(rel, None)
+            outcome.walked_again += len(again)
+            reach.rebase()
+            for result in self._parse(list(again), pch, salts, outcome, lambda rel: None, reach):
+                fresh[result.path] = result
+
+    def _read_hits(
+        self, hits: list[tuple[str, str]], pch: dict, salts: dict, outcome: ParseOutcome, reach: _Reach | None
+    ) -> list[ParsedTU]:
         """The cached parses ``peek`` vouched for; one gone since (another run pruned the cache) is parsed again."""
         found, lost = [], []
         for rel, salt in hits:
@@ -154,13 +199,20 @@ class ParseStage:
                 lost.append(rel)
             else:
                 found.append(hit[0])
-        return found + self._parse(lost, pch, salts, outcome, lambda rel: None)
+        return found + self._parse(lost, pch, salts, outcome, lambda rel: None, reach)
 
     def _parse(
-        self, misses: list[str], pch: dict[str, ParsedTU], salts: dict, outcome: ParseOutcome, on_result
+        self,
+        misses: list[str],
+        pch: dict[str, ParsedTU],
+        salts: dict,
+        outcome: ParseOutcome,
+        on_result,
+        reach: _Reach | None = None,
     ) -> list[ParsedTU]:
         if not misses:
             return []
+        self.pool.config = replace(self.pool.config, walk_only=reach.base if reach is not None else None)
         needed = {self.recipe.variant(rel) for rel in misses} & set(pch)
         missing_pch = {v for v in needed if not self._pch_path(v).exists()}
         if missing_pch:
@@ -173,9 +225,14 @@ class ParseStage:
             plain = tuple(self.recipe.args(rel)) if use else ()
             jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use, plain_args=plain))
         results = []
-        for result in self._with_fallback(self.pool.run(jobs), outcome):
+        prepare = reach.prepare if reach is not None else None
+        for result in self._with_fallback(self.pool.run(jobs, prepare), outcome):
+            if reach is not None:
+                reach.add(result.refs)
             if result.engine != "tree-sitter":
                 self.cache.put(result, salts[self.recipe.variant(result.path)])
+            outcome.worker_seconds += result.seconds
+            outcome.liveness_seconds += result.liveness_seconds
             results.append(result)
             on_result(result.path)
         return results
@@ -186,10 +243,13 @@ class ParseStage:
             outcome.instances_aside[result.path] = functools.partial(self.cache.instances, rel, salt)
         return result
 
-    def _digest(self, named: list[tuple[str, str, tuple[str, ...]]], failures: list[ParseFailed]) -> str:
+    def _digest(
+        self, named: list[tuple[str, str, tuple[str, ...], WalkScope | None]], failures: list[ParseFailed]
+    ) -> str:
         h = hashlib.sha256(self.recipe.fingerprint.encode())
-        for path, engine, deps in sorted(named):
-            h.update(f"{path}\0{engine}\0{self.cache.deps_digest(deps)}\n".encode())
+        for path, engine, deps, scope in sorted(named, key=lambda n: n[0]):
+            walked = "\0".join(scope.walked) if scope is not None else "*"
+            h.update(f"{path}\0{engine}\0{self.cache.deps_digest(deps)}\0{walked}\n".encode())
         for failure in failures:
             h.update(f"{failure.path}\0{failure.reason}\n".encode())
         return h.hexdigest()[:16]
@@ -208,3 +268,24 @@ class ParseStage:
             except OSError:
                 continue
             yield tree_sitter_tu(self.pool.config, result.path, raw, result.reason)
+
+
+class _Reach:
+    """What the walks of a scoped parse start from: ``base`` is sent to the workers once, what the walks
+    since reached goes with each job."""
+
+    def __init__(self, wanted: frozenset[str], refs: Iterable[Iterable[str]]) -> None:
+        self.base = wanted
+        self.wanted = set(wanted)
+        for more in refs:
+            self.add(more)
+        self.rebase()
+
+    def add(self, usrs: Iterable[str]) -> None:
+        self.wanted.update(usrs)
+
+    def rebase(self) -> None:
+        self.base = frozenset(self.wanted)
+
+    def prepare(self, job: ParseJob) -> ParseJob:
+        return replace(job, walk_also=frozenset(self.wanted.difference(self.base)))

@@ -8,11 +8,12 @@ import traceback
 from dataclasses import dataclass, replace
 
 from miner.collector import rarely_collected
-from miner.models import Diagnostic, ExecSpace, ParsedTU, ParseFailed, ParseResult
+from miner.models import Diagnostic, ExecSpace, ParsedTU, ParseFailed, ParseResult, WalkScope
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, diagnostics
 from miner.parse.inactive import inactive_blocks
 from miner.parse.instances import InstanceWalker, instance_starts
+from miner.parse.walk_scope import references, scoped_starts
 from miner.source.profile import LaunchMacro, Rules
 from miner.traverse.rules import boundary, exclusion
 
@@ -30,6 +31,7 @@ class WorkerConfig:
     memory_mb: int = 0  # address-space limit per worker (0: none); a parse past it dies, not the run
     liveness: bool = True  # also record instantiated bodies and skipped #if blocks
     rules: Rules = Rules()  # the traversal's rules: bodies it excludes are not walked
+    walk_only: frozenset[str] | None = None  # USRs the walk starts from (None: every start)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,7 @@ class ParseJob:
     variant: str  # distinguishes memo entries of the same header under other defines
     uses_pch: bool = False
     plain_args: tuple[str, ...] = ()  # the same parse without the PCH, if the PCH cannot be used
+    walk_also: frozenset[str] = frozenset()  # USRs to start from besides ``WorkerConfig.walk_only``
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +128,7 @@ class TUParser:
         diags = tuple(diagnostics(tu, self.extractor))
         functions, decls = self.extractor.extract(tu, job.variant)
         walk_start = time.perf_counter()
-        instances, inactive, trouble = self._liveness_facts(tu, job.variant)
+        instances, inactive, scope, trouble = self._liveness_facts(tu, job)
         walk_seconds = time.perf_counter() - walk_start
         if trouble:
             diags += (Diagnostic("liveness", job.rel, 0, trouble),)
@@ -146,21 +149,29 @@ class TUParser:
             instances=tuple(instances),
             inactive=tuple(inactive),
             liveness_seconds=round(walk_seconds, 3),
+            scope=scope,
+            refs=references(instances),
         )
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)
         return _timed(result, start)
 
-    def _liveness_facts(self, tu, variant: str) -> tuple[list, list, str]:
-        """Instantiated bodies and skipped blocks. A failure here costs the TU its liveness
-        facts (its regions are then reported live) and is reported, never its call graph."""
+    def _liveness_facts(self, tu, job: ParseJob) -> tuple[list, list, WalkScope | None, str]:
+        """Instantiated bodies, where their walk started, and skipped blocks. A failure here costs the TU its
+        liveness facts (its regions are then reported live) and is reported, never its call graph."""
         if not self.config.liveness:
-            return [], [], ""
+            return [], [], None, ""
+        scope = None
         try:
-            instances = self.instances.walk(instance_starts(tu, self.extractor), variant)
-            return instances, inactive_blocks(tu, self.extractor), ""
+            starts = instance_starts(tu, self.extractor)
+            if self.config.walk_only is not None:
+                starts, scope = scoped_starts(starts, self.config.walk_only | job.walk_also)
+            instances = self.instances.walk(starts, job.variant)
+            if scope is not None:
+                scope = replace(scope, held=tuple(sorted(i.usr for i in instances)))
+            return instances, inactive_blocks(tu, self.extractor), scope, ""
         except Exception as exc:  # noqa: BLE001 - a libclang surprise must not cost the TU its call graph
-            return [], [], f"liveness facts skipped: {type(exc).__name__}: {exc}"
+            return [], [], scope, f"liveness facts skipped: {type(exc).__name__}: {exc}"
 
     def merge_fallback(self, result: ParsedTU, raw: bytes) -> ParsedTU:
         """Add what tree-sitter finds in the main file that clang lost after a fatal error."""

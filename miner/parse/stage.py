@@ -230,7 +230,7 @@ class ParseStage:
             if reach is not None:
                 reach.add(result.refs)
             if result.engine != "tree-sitter":
-                self.cache.put(result, salts[self.recipe.variant(result.path)])
+                self.cache.put(result, self._salt_of(result.path, salts))
             outcome.worker_seconds += result.seconds
             outcome.liveness_seconds += result.liveness_seconds
             results.append(result)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from miner.models import ParsedTU, ParseFailed
 from miner.parse.pool import ParsePool, _next_job, _shares
 from miner.parse.worker import ParseJob, WorkerConfig
@@ -59,3 +61,22 @@ def test_two_workers_parse_every_tu_once(tmp_path):
     results = list(pool.run([ParseJob(f"f{i}.cpp", ("-x", "c++"), "lp64") for i in range(5)]))
     assert sorted(r.path for r in results) == [f"f{i}.cpp" for i in range(5)]
     assert all(isinstance(r, ParsedTU) for r in results)
+
+
+def test_each_job_is_prepared_as_it_is_sent_after_the_results_before_it(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.cpp").write_text("int NAME(int x) { return x; }\n")
+    pool = ParsePool(WorkerConfig(root=str(tmp_path), launch_macros=(), kernel_macros=(), device_macros=()),
+                     jobs=1, timeout_s=30)  # fmt: skip
+    results: list[str] = []
+    prepared: list[tuple[str, int]] = []
+
+    def prepare(job: ParseJob) -> ParseJob:
+        prepared.append((job.rel, len(results)))
+        return replace(job, args=(*job.args, f"-DNAME={job.rel[0]}_fn"))  # the job sent is the one prepared
+
+    jobs = [ParseJob("a.cpp", ("-x", "c++"), "lp64"), ParseJob("b.cpp", ("-x", "c++"), "lp64")]
+    for result in pool.run(jobs, prepare):
+        results.append(result.path)
+        assert isinstance(result, ParsedTU) and [f.name for f in result.functions] == [f"{result.path[0]}_fn"]
+    assert prepared == [("a.cpp", 0), ("b.cpp", 1)]

@@ -11,6 +11,7 @@ from miner.liveness.analyse import index_instances
 from miner.models import Guard, Instance, InstanceCall, WalkScope
 from miner.parse.stage import ParseStage
 from miner.parse.walk_scope import references, unheld
+from miner.parse.worker import ParseJob, TUParser, WorkerConfig
 from miner.pipeline import MineOptions, _parse_library, analyse_parsed, open_checkout, parse_inputs, resolve_profile
 from miner.source.files import translation_units
 from tests.conftest import TINYBLAS, TINYSOLVER
@@ -40,6 +41,19 @@ def test_a_wanted_start_no_walk_holds_is_walked_by_the_first_tu_that_offers_it()
     wanted = frozenset({"f", "g", "h", "k", "m", "x", "elsewhere"})
     assert unheld(wanted, scopes) == {"a.cpp": frozenset({"g", "h"}), "c.cpp": frozenset({"m"})}
     assert unheld(frozenset({"f", "k", "x"}), scopes) == {}
+
+
+def test_a_worker_walks_the_wanted_starts_and_those_its_job_adds(tmp_path):
+    (tmp_path / "a.cpp").write_text(
+        "int f(int x) { return x; }\nint g(int x) { return x + 1; }\nint h(int x) { return g(x); }\n"
+    )
+    parser = TUParser(WorkerConfig(str(tmp_path), (), (), (), walk_only=frozenset({"c:@F@f#I#"})))
+    job = ParseJob("a.cpp", ("-x", "c++", "-std=c++17"), "lp64", walk_also=frozenset({"c:@F@h#I#"}))
+    scope = parser(job).scope
+    assert scope.starts == ("c:@F@f#I#", "c:@F@g#I#", "c:@F@h#I#")
+    assert scope.walked == ("c:@F@f#I#", "c:@F@h#I#")
+    assert scope.held == ("c:@F@f#I#", "c:@F@g#I#", "c:@F@h#I#"), "g is held through h"
+    assert TUParser(WorkerConfig(str(tmp_path), (), (), ()))(job).scope is None, "a whole walk has no scope"
 
 
 def _tinyblas(cache: Path, wanted: frozenset[str] | None, jobs: int = 1):

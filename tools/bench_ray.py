@@ -2,9 +2,10 @@
 
 The agent is the scripted OpenAI-compatible server of the tests on 127.0.0.1, answering every task with our own
 Triton solution (a per-attempt comment keeps candidates distinct), so what is timed is the loop and the verifier.
-Each row is a fresh run of tasks × attempts into its own ``attempts.jsonl``: verified candidates per minute, and the
-scaling against the 1-actor row. ``--kill-after S`` kills one busy evaluator actor S seconds into the last row and
-then checks the records: every attempt present exactly once, each verdict from a live actor.
+Each row is a fresh run of tasks × attempts into its own ``attempts.jsonl``: verified candidates per minute, the
+scaling against the 1-actor row, and how many candidates each GPU verified (by the UUID its verdicts record).
+``--kill-after S`` kills one busy evaluator actor S seconds into the last row and then checks the records: every
+attempt present exactly once, each verdict from a live actor.
 
     python tools/bench_ray.py [--device cuda|cpu] [--actors 1,2] [--attempts 2] [--tasks all] [--kill-after 20]
 """
@@ -79,10 +80,12 @@ def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kil
     keys = Counter(r["key"] for r in records)
     expected = {f"{t.name}:{t.hash}:triton:attempt{a}:turn0" for t in tasks for a in range(args.attempts)}
     passed = sum(1 for r in records if r["verdict"] and r["verdict"]["outcome"] == "passed")
+    per_gpu = Counter(r["verdict"].get("gpu") or "none" for r in records if r["verdict"])
     return {
         "actors": actors, "candidates": len(records), "passed": passed, "wall_s": round(wall, 1),
         "per_minute": round(60 * len(records) / wall, 1), "killed": len(killed), "replaced": evaluator.replaced,
         "missing": len(expected - keys.keys()), "duplicated": sum(1 for n in keys.values() if n > 1),
+        "per_gpu": dict(sorted(per_gpu.items())),
     }  # fmt: skip
 
 
@@ -122,12 +125,13 @@ def main() -> int:
             print(json.dumps(rows[-1]), flush=True)
     one = rows[0]["per_minute"] / rows[0]["actors"]
     print(f"\n{len(tasks)} tasks x {args.attempts} attempts, device {args.device}, {gpus} GPU(s) seen by Ray")
-    print("| actors | candidates | passed | wall s | verified per minute | scaling vs linear | killed | replaced | missing | duplicated |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| actors | candidates | passed | wall s | verified per minute | scaling vs linear | killed | replaced | missing | duplicated | candidates per GPU |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         scaling = r["per_minute"] / (one * r["actors"])
         print(f"| {r['actors']} | {r['candidates']} | {r['passed']} | {r['wall_s']} | {r['per_minute']} | "
-              f"{scaling:.2f} | {r['killed']} | {r['replaced']} | {r['missing']} | {r['duplicated']} |")  # fmt: skip
+              f"{scaling:.2f} | {r['killed']} | {r['replaced']} | {r['missing']} | {r['duplicated']} | "
+              f"{' / '.join(map(str, r['per_gpu'].values()))} |")  # fmt: skip
     return 0
 
 

@@ -3,7 +3,9 @@ whether it compiles, is correct on fresh hidden inputs, is honest, and how fast 
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import random
 import secrets
 import shutil
@@ -121,6 +123,7 @@ class Verifier:
             compiled=False,
             correct=False,
             platform=self._platform(candidate.backend),
+            gpu=self._gpu,
         )
         built = self._build(task, candidate, verdict, phases)
         if built is None:
@@ -174,6 +177,7 @@ class Verifier:
             verdict.executed = False
             verdict.outcome = Outcome.NOT_RUN
             verdict.platform = "compile-only (no GPU that runs HIP here)"
+            verdict.gpu = None
             verdict.reason = "compiled for " + ", ".join(self.options.hip_targets) + "; not executed"
             return None
         verdict.platform = result.platform
@@ -454,6 +458,13 @@ class Verifier:
             return False
         finally:
             worker.close()
+
+    @functools.cached_property
+    def _gpu(self) -> str | None:
+        if self.options.device == "cpu" or not torch.cuda.is_available():
+            return None
+        uuid = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "uuid", None)
+        return f"GPU-{uuid}" if uuid is not None else os.environ.get("CUDA_VISIBLE_DEVICES", "cuda")
 
     def _platform(self, backend: str) -> str:
         if self.options.device == "cpu":

@@ -110,6 +110,8 @@ class Verdict(Record):
     correct: bool
     platform: str
     """Where the kernel ran: e.g. 'cuda (NVIDIA H200)', 'hip-on-cuda (nvcc 13.0)', 'cpu (triton interpreter)', 'compile-only'."""
+    gpu: str | None = None
+    """The GPU it ran on (its UUID, as nvidia-smi -L names it), telling apart timings from the GPUs of one machine."""
     executed: bool = True
     speedup: float | None = None
     """Geometric mean of the per-configuration speedups over the PyTorch reference."""

@@ -21,6 +21,7 @@ def test_triton_solution_passes_on_the_cpu_interpreter(name, cpu_verifier):
     assert len(verdict.cases) >= 4 and all(c.outcome == Outcome.PASSED for c in verdict.cases)
     assert any(not c.shown for c in verdict.cases), "held-back cases were not run"
     assert len(verdict.seeds) == 2 * (len(verdict.cases) + len(verdict.skipped))
+    assert verdict.gpu is None
 
 
 def test_a_broken_solution_fails_so_the_passing_test_can_fail(cpu_verifier):
@@ -49,3 +50,4 @@ def test_triton_solution_passes_on_gpu_with_speedup(path, gpu_verifier):
     verdict = gpu_verifier.verify(task, Candidate("triton", (SOLUTIONS / "triton" / f"{path.stem}.py").read_text()))
     assert verdict.outcome == Outcome.PASSED, verdict.reason
     assert verdict.speedup is not None
+    assert verdict.gpu and verdict.gpu.startswith("GPU-"), "the GPU that ran it is not recorded"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from rich.table import Table
 
 from miner import __version__
 from miner.errors import InputError, MinerError
+from miner.signals import Terminated, sigterm_stops
 
 
 def _with_pairs(values: list[str]) -> dict[str, Path]:
@@ -76,29 +78,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)  # imports the stages' modules
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 128 + signal.SIGINT
     console = Console(stderr=True)
     try:
-        if args.command == "entrypoints":
-            return _entrypoints(args)
-        if args.command == "mine":
-            return _mine(args, console)
-        if args.command == "graph":
-            return _graph(args)
-        if args.command == "verify":
-            from miner.verify.cli import run as run_verify_command
+        with sigterm_stops():
+            if args.command == "entrypoints":
+                return _entrypoints(args)
+            if args.command == "mine":
+                return _mine(args, console)
+            if args.command == "graph":
+                return _graph(args)
+            if args.command == "verify":
+                from miner.verify.cli import run as run_verify_command
 
-            return run_verify_command(args, console)
-        if args.command == "qa":
-            from miner.qa.cli import run as run_qa_command
+                return run_verify_command(args, console)
+            if args.command == "qa":
+                from miner.qa.cli import run as run_qa_command
 
-            return run_qa_command(args, console)
+                return run_qa_command(args, console)
     except MinerError as exc:
         _say(f"error: {exc}")
         return 2
-    except KeyboardInterrupt:
-        _say("interrupted; finished work is cached, a re-run resumes")
-        return 130
+    except KeyboardInterrupt as stop:
+        terminated = isinstance(stop, Terminated)
+        _say(f"{'terminated' if terminated else 'interrupted'}; finished work is cached, a re-run resumes")
+        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
     except Exception as exc:  # never a traceback for the user unless asked
         if args.debug:
             raise

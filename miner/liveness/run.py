@@ -22,6 +22,7 @@ from miner.liveness.analyse import LivenessAnalyser, index_instances
 from miner.liveness.build import BuildDeadFinder, index_inactive
 from miner.liveness.cache import VerdictCache, entry_key
 from miner.models import EntryPoint, Instance, NodeVerdict, ParsedTU, Traversal
+from miner.signals import children_ignore_ctrl_c
 from miner.traverse.rules import RuleSet
 
 Progress = Callable[[str, int, int], None]
@@ -91,8 +92,9 @@ def _analyse(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], jobs
     _FORKED = (analyser, work, shares, taken, results)
     processes = [context.Process(target=_serve, args=(own,), daemon=True) for own in range(len(shares))]
     try:
-        for process in processes:
-            process.start()
+        with children_ignore_ctrl_c():
+            for process in processes:
+                process.start()
         for _ in range(sum(len(share) for share in shares)):
             done = _next_result(results, processes)
             yield from done

@@ -18,6 +18,7 @@ from multiprocessing.connection import wait
 
 from miner.models import ParseFailed, ParseResult
 from miner.parse.worker import ParseJob, WorkerConfig, run_worker
+from miner.signals import children_ignore_ctrl_c
 
 
 @dataclass
@@ -39,7 +40,8 @@ class ParsePool:
     def _start(self, share: int) -> _Slot:
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=run_worker, args=(child, self.config), daemon=True)
-        proc.start()
+        with children_ignore_ctrl_c():
+            proc.start()
         child.close()
         return _Slot(proc, parent, share)
 

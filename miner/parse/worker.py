@@ -224,4 +224,7 @@ def _serve(conn, parser: TUParser) -> None:
         except Exception as exc:  # a bug on one TU must not lose the others
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
             result = ParseFailed(job.rel, "crash", last)
-        conn.send(result)
+        try:
+            conn.send(result)
+        except (BrokenPipeError, ConnectionResetError):  # the main process is gone: nobody to answer
+            return

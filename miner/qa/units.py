@@ -14,6 +14,7 @@ from miner.models import Grounding, KernelFacts, QAItem, QARecord, QAUnit
 from miner.qa.context import KernelContext
 from miner.qa.facts import kernel_facts
 from miner.qa.prompts import render_context
+from miner.signals import children_ignore_ctrl_c
 
 TASKS = ("qa", "implementation")
 
@@ -129,5 +130,7 @@ def compute_facts(works: list[KernelWork], jobs: int) -> None:
     if jobs <= 1 or len(todo) < _PARALLEL_FROM:
         return
     with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        for work, facts in zip(todo, pool.map(kernel_facts, [w.slim() for w in todo], chunksize=16), strict=True):
+        with children_ignore_ctrl_c():  # map starts the processes as it submits every chunk
+            results = pool.map(kernel_facts, [w.slim() for w in todo], chunksize=16)
+        for work, facts in zip(todo, results, strict=True):
             work.__dict__["facts"] = facts

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from dataclasses import replace
 
 from miner.models import ParsedTU, ParseFailed
 from miner.parse.pool import ParsePool, _next_job, _shares
-from miner.parse.worker import ParseJob, WorkerConfig
+from miner.parse.worker import ParseJob, WorkerConfig, _serve
 
 # Each level doubles the tokens: the preprocessor works on 2**40 tokens, effectively forever.
 BOMB = "".join(f"#define A{i + 1} A{i} A{i}\n" for i in range(40)) + "#define A0 x\nint v = sizeof(A40);\n"
@@ -80,3 +82,32 @@ def test_each_job_is_prepared_as_it_is_sent_after_the_results_before_it(tmp_path
         results.append(result.path)
         assert isinstance(result, ParsedTU) and [f.name for f in result.functions] == [f"{result.path[0]}_fn"]
     assert prepared == [("a.cpp", 0), ("b.cpp", 1)]
+
+
+def test_a_worker_ignores_ctrl_c_from_its_start_and_the_main_process_alone_stops_it(tmp_path):
+    """Ctrl-C reaches the terminal's whole process group; a worker that took it would die with a traceback
+    of its own mid-parse (even during Python's start-up) instead of leaving the interrupt to the main process."""
+    (tmp_path / "fine.cpp").write_text("int fine_function(int x) { return x + 1; }\n")
+    pool = ParsePool(WorkerConfig(root=str(tmp_path), launch_macros=(), kernel_macros=(), device_macros=()),
+                     jobs=1, timeout_s=60)  # fmt: skip
+    slot = pool._start(0)
+    try:
+        os.kill(slot.process.pid, signal.SIGINT)
+        slot.conn.send(ParseJob("fine.cpp", ("-x", "c++"), "lp64"))
+        result = slot.conn.recv()
+    finally:
+        slot.conn.close()
+        slot.process.join(timeout=30)
+    assert isinstance(result, ParsedTU) and [f.name for f in result.functions] == ["fine_function"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the main process still takes it
+
+
+def test_a_worker_whose_main_process_is_gone_stops_quietly():
+    class GoneParent:
+        def recv(self):
+            return ParseJob("a.cpp", (), "lp64")
+
+        def send(self, result):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    _serve(GoneParent(), lambda job: ParseFailed(job.rel, "crash", ""))  # returns, no traceback

@@ -7,7 +7,8 @@
     │   └── RevisionError           --rev names nothing in the checkout, or it is not a git repo
     ├── ProfileError                a profile file in allowlists/ is malformed
     ├── ToolchainError              libclang or its HIP headers cannot be found
-    └── OutputError                 the output directory cannot be written
+    ├── OutputError                 the output directory cannot be written
+    └── CacheError                  a cache entry was damaged after it was checked (it is removed)
 
 Per-file problems (unreadable, non-UTF-8, parser crash or hang) are never raised: they are
 values (`ParseFailed`) counted in the summary, and the run goes on.
@@ -50,3 +51,7 @@ class ToolchainError(MinerError):
 
 class OutputError(MinerError):
     """The output directory cannot be created or written."""
+
+
+class CacheError(MinerError):
+    """A cache entry was damaged after it was checked; it has been removed, so a re-run rebuilds it."""

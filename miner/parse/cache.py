@@ -17,10 +17,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
+from miner.errors import CacheError
 from miner.models import Instance, ParsedTU, WalkScope
 from miner.source.files import FileHashes
 
-_FORMAT = 7
+_FORMAT = 8
 
 
 class Head(NamedTuple):
@@ -28,7 +29,7 @@ class Head(NamedTuple):
 
     engine: str
     deps: tuple[str, ...]
-    aside: bool  # its instances are kept beside the entry
+    aside: int  # the size of the file beside the entry that holds its instances; 0: none
     scope: WalkScope | None
     refs: tuple[str, ...]
 
@@ -53,7 +54,7 @@ class ParseCache:
         """The cached parse of ``rel`` (``salt`` names what else it was parsed against), and whether its
         instances were left in the cache (then read them with ``instances``)."""
         found = self._read(rel, salt, with_result=True)
-        return None if found is None else (found[1], found[0].aside)
+        return None if found is None else (found[1], bool(found[0].aside))
 
     def _read(self, rel: str, salt: str, *, with_result: bool) -> tuple | None:
         """(head, result or None) of a valid entry: the header, then the parse if asked for."""
@@ -62,22 +63,35 @@ class ParseCache:
                 deps, engine, aside, scope, refs = pickle.load(fh)
                 if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
                     return None
+                if aside and self._instances_path(rel, salt).stat().st_size != aside:
+                    return None  # lost or cut short since: parsed again
                 return Head(engine, tuple(deps), aside, scope, refs), pickle.load(fh) if with_result else None
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return None
 
     def instances(self, rel: str, salt: str = "") -> tuple[Instance, ...]:
-        """The instances of a cached parse that ``get`` left in the cache."""
-        with open(self._path(rel, salt).with_suffix(".instances"), "rb") as fh:
-            return pickle.load(fh)
+        """The instances of a cached parse that ``get`` left in the cache. Ones damaged in place since
+        ``peek`` vouched for them are removed with their entry, so that the next run parses the TU again."""
+        path = self._instances_path(rel, salt)
+        try:
+            with open(path, "rb") as fh:
+                return pickle.load(fh)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError) as exc:
+            for damaged in (path, self._path(rel, salt)):
+                damaged.unlink(missing_ok=True)
+            raise CacheError(f"the cached parse of {rel} was damaged ({type(exc).__name__}); it is removed, "
+                             "a re-run parses it again", path=str(path)) from exc  # fmt: skip
+
+    def _instances_path(self, rel: str, salt: str) -> Path:
+        return self._path(rel, salt).with_suffix(".instances")
 
     def put(self, result: ParsedTU, salt: str = "") -> None:
         path = self._path(result.path, salt)
         path.parent.mkdir(parents=True, exist_ok=True)
         deps = {dep: self.hashes.get(dep) for dep in result.deps}
-        aside = bool(result.instances)
-        if aside:  # written first: an entry that says its instances are aside always has them
-            _write_atomic(path.with_suffix(".instances"), result.instances)
+        aside = 0
+        if result.instances:  # written first: an entry that says its instances are aside always has them
+            aside = _write_atomic(path.with_suffix(".instances"), result.instances)
         head = (deps, result.engine, aside, result.scope, result.refs)
         _write_atomic(path, head, replace(result, instances=()))
 
@@ -92,9 +106,12 @@ class ParseCache:
         return h.hexdigest()[:16]
 
 
-def _write_atomic(path: Path, *values: object) -> None:
+def _write_atomic(path: Path, *values: object) -> int:
+    """The bytes written."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
         for value in values:
             pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        size = fh.tell()
     tmp.replace(path)
+    return size

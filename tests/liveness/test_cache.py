@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 import shutil
 
 import pytest
 
+from miner.errors import CacheError
 from miner.liveness.analyse import LivenessAnalyser
 from miner.parse.cache import ParseCache
 from miner.pipeline import Analysis, MineOptions, analyse, open_checkout
@@ -68,3 +70,21 @@ def test_entries_analysed_in_forked_processes_get_the_verdicts_of_one_process(ti
     assert alone.liveness == first.liveness
     again = _analyse(TINYBLAS, cache_dir, jobs=2, reuse_verdicts=False)
     assert list(again.liveness) == list(alone.liveness)  # entries in the order they were selected
+
+
+def test_instances_lost_or_cut_short_are_parsed_again_and_ones_damaged_in_place_are_removed(tinyblas, tmp_path):
+    cache = tmp_path / "cache"  # its own: entries are named by the absolute paths of the stubs they were parsed with
+    _analyse(TINYBLAS, cache)
+    aside = sorted(cache.rglob("*.instances"))
+    assert len(aside) >= 2
+    aside[0].write_bytes(aside[0].read_bytes()[:50])
+    aside[1].unlink()
+    assert _analyse(TINYBLAS, cache, reuse_verdicts=False).liveness == tinyblas[0].liveness
+    assert aside[1].exists() and pickle.loads(aside[0].read_bytes())  # written again by the fresh parses
+
+    damaged = aside[0]
+    damaged.write_bytes(b"\0" * damaged.stat().st_size)  # same size: only reading it tells
+    with pytest.raises(CacheError, match="damaged"):
+        _analyse(TINYBLAS, cache, reuse_verdicts=False)
+    assert not damaged.exists()
+    assert _analyse(TINYBLAS, cache, reuse_verdicts=False).liveness == tinyblas[0].liveness

@@ -171,6 +171,8 @@ def _mine(args, console: Console) -> int:
         table.add_row(key.replace("_", " "), str(value))
     Console().print(table)
     print(f"bundles: {opts.out / 'bundles.jsonl'}")
+    for rel in summary.headers_unreadable:
+        _say(f"warning: cannot read {rel}: the entry points it declares are not mined")
     if args.qa:
         from miner.qa.cli import print_summary, run_with_progress
         from miner.qa.run import QAOptions

@@ -427,6 +427,7 @@ class RunSummary(BaseModel):
     model_config = _STRICT
     library: str
     entry_points: int
+    headers_unreadable: list[str] = Field(default_factory=list)  # public headers whose entry points are unknown
     families: int
     bundles: int
     kernels_reached: int

@@ -79,6 +79,7 @@ class Analysis:
     reader: SourceReader  # the checkout's files (and --with libraries'), read once for the run
     inputs: list[str] = field(default_factory=list)  # the profiles and parse digests of every library read
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, so far (see ``stage_seconds``)
+    unreadable_headers: list[str] = field(default_factory=list)
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -121,6 +122,7 @@ class Parsed:
     others: dict[str, Path]  # --with libraries: name -> checkout root
     cache_dir: Path
     selected: list[EntryPoint]
+    unreadable_headers: list[str]  # public headers that could not be read: their entry points are unknown
     outcome: ParseOutcome
     other_outcomes: list[tuple[str, Profile, ParseOutcome]]
     inputs: list[str]  # the profiles and parse digests of every library read
@@ -135,7 +137,7 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     for name, other_root in others.items():
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
-    entries, _ = discover(root, profile)
+    entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     inputs = [profile.config_hash, outcome.digest]
@@ -148,7 +150,9 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
         other_outcomes.append((name, other_profile, other))
         inputs += [name, other_profile.config_hash, other.digest]
     wall = time.perf_counter() - start
-    return Parsed(checkout, profile, others, cache_dir, selected, outcome, other_outcomes, inputs, wall)
+    return Parsed(
+        checkout, profile, others, cache_dir, selected, unreadable_headers, outcome, other_outcomes, inputs, wall
+    )
 
 
 def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
@@ -192,8 +196,9 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
         "liveness_analysis": end - liveness_start,
     }
     return Analysis(
-        p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs, seconds
-    )
+        p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs, seconds,
+        p.unreadable_headers,
+    )  # fmt: skip
 
 
 def _parse_library(
@@ -369,6 +374,7 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
     summary = RunSummary(
         library=a.profile.name,
         entry_points=len(a.entries),
+        headers_unreadable=a.unreadable_headers,
         families=len(families),
         bundles=len(bundles),
         kernels_reached=len(kernels),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from miner.parse.entrypoints import discover
+from miner.source.profile import load_profile
 from tests.conftest import TINYBLAS, read_jsonl
 
 
@@ -69,6 +72,8 @@ def test_broken_files_are_recorded_and_the_run_completes(tmp_path, cache_dir):
     lib = tmp_path / "lib"
     shutil.copytree(TINYBLAS, lib)
     (lib / "library/src/blas1/broken_latin1.cpp").write_bytes(b"// caf\xe9\nint f() { return 0; }\n")
+    with open(lib / "library/include/internal/tinyblas-functions.h", "ab") as header:  # still read for its entries
+        header.write(b"\n// \xff\xfe not UTF-8\n")
     unreadable = lib / "library/src/blas1/unreadable.cpp"
     unreadable.write_text("int g();\n")
     unreadable.chmod(0)
@@ -85,9 +90,26 @@ def test_broken_files_are_recorded_and_the_run_completes(tmp_path, cache_dir):
     generated = report["library/src/blas1/needs_generated.cpp"]
     assert generated["fallback_reason"] == "fatal-diagnostic"
     assert "Missing.h" in generated["diagnostics"][0]["message"]
-    summary = __import__("json").loads((out / "summary.json").read_text())
+    summary = json.loads((out / "summary.json").read_text())
     assert summary["tus_failed"]["not-utf8"] == 1
     assert summary["bundles"] > 0
+    assert summary["entry_points"] == len(discover(TINYBLAS, load_profile("tinyblas"))[0])
+    assert summary["headers_unreadable"] == []
+
+
+def test_a_public_header_that_cannot_be_read_is_named_in_the_summary_and_warned_of(tmp_path, cache_dir):
+    lib = tmp_path / "lib"
+    shutil.copytree(TINYBLAS, lib)
+    header = lib / "library/include/internal/tinyblas-auxiliary.h"
+    header.unlink()
+    header.mkdir()
+    out = tmp_path / "out"
+    proc = run_cli("mine", str(lib), "--out", str(out), "--cache", str(cache_dir), "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["headers_unreadable"] == ["library/include/internal/tinyblas-auxiliary.h"]
+    assert "warning: cannot read library/include/internal/tinyblas-auxiliary.h" in proc.stderr
+    assert summary["entry_points"] > 0
 
 
 def test_mine_with_qa_ends_with_grounded_offline_qa(tinyblas, cache_dir, tmp_path):

@@ -18,14 +18,15 @@ def blank_comments(text: str) -> str:
 
 
 def discover(root: Path, profile: Profile) -> tuple[list[EntryPoint], list[str]]:
-    """Entry points in header order (first declaration wins), and headers that could not be read."""
+    """Entry points in header order (first declaration wins), and headers that could not be read. A header
+    with bytes that are not UTF-8 is still read (the names declared are ASCII)."""
     seen: dict[str, EntryPoint] = {}
     unreadable: list[str] = []
     macro = re.compile(r"\b(?:{})\b".format("|".join(map(re.escape, profile.export_macros))))
     for rel in profile.public_headers:
         try:
-            text = blank_comments((root / rel).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
+            text = blank_comments((root / rel).read_bytes().decode("utf-8", errors="replace"))
+        except OSError:
             unreadable.append(rel)
             continue
         for m in macro.finditer(text):

@@ -33,3 +33,13 @@ def test_blank_comments_keeps_offsets():
 def test_tinysolver_entries(expected):
     entries, _ = discover(TINYSOLVER, load_profile("tinysolver"))
     assert {e.name for e in entries} >= set(expected["tinysolver"]) - {"_meta"}
+
+
+def test_a_header_with_bytes_that_are_not_utf8_is_read_and_one_that_cannot_be_read_is_named(tmp_path: Path):
+    (tmp_path / "h.h").write_bytes(b"// caf\xe9\nLIB_EXPORT int kept(int);\n")
+    (tmp_path / "gone.h").mkdir()
+    profile = load_profile("tinyblas")
+    profile = type(profile)(**{**{s: getattr(profile, s) for s in profile.__slots__}, "public_headers": ("h.h", "gone.h"),
+                               "export_macros": ("LIB_EXPORT",)})  # fmt: skip
+    entries, unreadable = discover(tmp_path, profile)
+    assert [e.name for e in entries] == ["kept"] and unreadable == ["gone.h"]

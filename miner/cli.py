@@ -103,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     except MinerError as exc:
         _say(f"error: {exc}")
         return 2
+    except OSError as exc:  # a file the run writes or reads whole (a full disk, a file where a folder must be)
+        if args.debug:
+            raise
+        _say(f"error: {f'{exc.filename}: ' if exc.filename else ''}{exc.strerror or exc}")
+        return 74
     except KeyboardInterrupt as stop:
         terminated = isinstance(stop, Terminated)
         _say(f"{'terminated' if terminated else 'interrupted'}; finished work is cached, a re-run resumes")

@@ -137,6 +137,7 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     for name, other_root in others.items():
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
+    _make_dir(cache_dir, "cache directory")
     entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
@@ -326,10 +327,7 @@ def _kept_outputs(p: Parsed, opts: MineOptions, start: float) -> RunSummary | No
 def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunSummary:
     start = time.perf_counter()
     out = opts.out
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create output directory: {exc.strerror}", path=str(out)) from exc
+    _make_dir(out, "output directory")
     provenance_base = _provenance_base(a.checkout, a.profile)
     run = _run_record(a.checkout, a.profile, a.entries, a.inputs, opts)
     reader = a.reader
@@ -475,5 +473,15 @@ def _parse_report(outcome: ParseOutcome) -> Iterator[dict]:
 
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _make_dir(path: Path, what: str) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the {what}: {exc.strerror}", path=str(path)) from exc

@@ -45,6 +45,25 @@ def test_bad_input_gives_one_line_and_exit_2(args, message, tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def _one_line(proc: subprocess.CompletedProcess) -> str:
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", [["mine", str(TINYBLAS)], ["graph", str(TINYBLAS), "tinyblas_sscal"]])
+def test_output_or_cache_places_that_cannot_be_folders_are_one_line_errors(command, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    proc = run_cli(*command, "--out", str(afile))
+    assert proc.returncode == 2 and "cannot create the cache directory" in _one_line(proc)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "parse").write_text("")
+    proc = run_cli(*command, "--out", str(tmp_path / "out"), "--cache", str(cache))
+    assert proc.returncode == 74 and f"error: {cache / 'parse'}" in _one_line(proc)
+
+
 def test_entrypoints_lists_names_variants_and_places():
     proc = run_cli("entrypoints", str(TINYBLAS))
     assert proc.returncode == 0

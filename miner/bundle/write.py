@@ -13,10 +13,13 @@ import jsonlines
 def write_jsonl_atomic(path: Path, records: Iterable[dict]) -> int:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     count = 0
-    with open(tmp, "w", encoding="utf-8") as fh:
-        writer = jsonlines.Writer(fh, compact=True, sort_keys=True)
-        for rec in records:
-            writer.write(rec)
-            count += 1
-    tmp.replace(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            writer = jsonlines.Writer(fh, compact=True, sort_keys=True)
+            for rec in records:
+                writer.write(rec)
+                count += 1
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)  # left only when the write failed
     return count

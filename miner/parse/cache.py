@@ -109,9 +109,12 @@ class ParseCache:
 def _write_atomic(path: Path, *values: object) -> int:
     """The bytes written."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        for value in values:
-            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        size = fh.tell()
-    tmp.replace(path)
+    try:
+        with open(tmp, "wb") as fh:
+            for value in values:
+                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            size = fh.tell()
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)  # left only when the write failed
     return size

@@ -5,6 +5,9 @@ from __future__ import annotations
 import fnmatch
 import json
 
+import pytest
+
+from miner.bundle.write import write_jsonl_atomic
 from miner.models import Bundle, Role
 from miner.parse.cache import ParseCache
 from miner.pipeline import MineOptions, mine
@@ -151,3 +154,16 @@ def test_a_warm_rerun_into_the_same_directory_keeps_intact_outputs_and_remakes_c
     names = [e["name"] for e in read_jsonl(out / "entries.jsonl")]
     assert len(names) == some.entry_points and {"tinyblas_sscal", "tinyblas_zscal"} <= set(names)
     assert all(fnmatch.fnmatchcase(n, "tinyblas_?scal") for n in names)
+
+
+def test_a_jsonl_write_that_fails_leaves_the_earlier_file_and_no_temporary(tmp_path):
+    path = tmp_path / "records.jsonl"
+    write_jsonl_atomic(path, [{"a": 1}])
+
+    def records():
+        yield {"a": 2}
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        write_jsonl_atomic(path, records())
+    assert path.read_text() == '{"a":1}\n' and [f.name for f in tmp_path.iterdir()] == ["records.jsonl"]

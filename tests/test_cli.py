@@ -81,6 +81,16 @@ def test_graph_shows_verdicts_and_rules(tinyblas, cache_dir, tmp_path):
     assert "excluded [deny_names:log_*]" in tree
 
 
+def test_graph_of_an_entry_point_the_rules_leave_out_shows_it_excluded_and_not_walked(tinyblas, cache_dir, tmp_path):
+    proc = run_cli("graph", str(TINYBLAS), "tinyblas_create_handle", "--out", str(tmp_path), "--cache", str(cache_dir))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "- tinyblas_create_handle (host) library/src/handle.cpp:8 excluded [deny_paths:library/src/handle.cpp]"
+    ]
+    entry = next(r for r in read_jsonl(tinyblas[1] / "entries.jsonl") if r["name"] == "tinyblas_create_handle")
+    assert (entry["reason"], entry["detail"]) == ("excluded", "deny_paths:library/src/handle.cpp")
+
+
 def test_graph_unknown_entry(tinyblas, cache_dir, tmp_path):
     proc = run_cli("graph", str(TINYBLAS), "tinyblas_nope", "--out", str(tmp_path), "--cache", str(cache_dir))
     assert proc.returncode == 2 and "no entry point named 'tinyblas_nope'" in proc.stderr

@@ -34,6 +34,11 @@ class Traverser:
             return Traversal(entry=entry, root=None)
         g, rules = self.g, self.rules
         max_depth = rules.rules.max_depth
+        verdict = rules.verdict(root, g.nodes[root])
+        if verdict.action != "follow":  # an entry point the rules leave out is not walked either
+            ruled = "excluded" if verdict.action == "exclude" else "boundary"
+            only = Decision(node=root, parent=None, depth=0, verdict=ruled, rule=verdict.rule)
+            return Traversal(entry=entry, root=root, decisions=(only,))
         decisions: list[Decision] = [Decision(node=root, parent=None, depth=0, verdict="included")]
         seen = {root}
         on_path = {root}  # guards against recursion

@@ -8,13 +8,12 @@ set, never as an exception, so one bad request never ends a run.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 from dataclasses import dataclass, replace
 
 import openai
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from miner.agent.config import AgentConfig
 
@@ -31,11 +30,33 @@ class ChatResult:
     system_fingerprint: str = ""
     retries: int = 0
     seconds: float = 0.0
-    failure: str | None = None  # "length", "unparsable", "timeout", "http-429", "http-500", "connection", ...
+    failure: str | None = None  # "length", "empty", "unparsable", "bad-response", "timeout", "http-429", ...
 
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+
+class _Message(BaseModel):
+    content: str | None = None
+
+
+class _Choice(BaseModel):
+    message: _Message
+    finish_reason: str | None = None
+
+
+class _Usage(BaseModel):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class _Completion(BaseModel):
+    """What the client reads of a chat completion; the ``openai`` package parses replies without validating them."""
+
+    choices: list[_Choice] = Field(min_length=1)
+    usage: _Usage | None = None
+    system_fingerprint: str | None = None
 
 
 class AgentClient:
@@ -59,6 +80,42 @@ class AgentClient:
 
     async def chat(self, messages: list[dict], schema: type[BaseModel] | None = None) -> ChatResult:
         """One completion; with ``schema``, the answer must be a JSON object that validates against it."""
+        request = self._request(messages, schema)
+        started = time.perf_counter()
+        async with self._slots:
+            try:
+                raw = await self._openai.chat.completions.with_raw_response.create(**request)
+            except openai.APITimeoutError:
+                return _failed("timeout", started)
+            except openai.APIStatusError as exc:
+                return _failed(f"http-{exc.status_code}", started)
+            except openai.APIConnectionError:
+                return _failed("connection", started)
+        completion = _read_completion(raw.http_response.content)
+        if completion is None:
+            return _failed("bad-response", started, raw.retries_taken)
+        choice = completion.choices[0]
+        usage = completion.usage or _Usage()
+        result = ChatResult(
+            text=choice.message.content or "",
+            parsed=None,
+            finish_reason=choice.finish_reason or "",
+            prompt_tokens=usage.prompt_tokens or 0,
+            completion_tokens=usage.completion_tokens or 0,
+            system_fingerprint=completion.system_fingerprint or "",
+            retries=raw.retries_taken,
+            seconds=time.perf_counter() - started,
+        )
+        if result.finish_reason == "length":
+            return replace(result, failure="length")
+        if schema is None:
+            return result
+        if not result.text.strip():
+            return replace(result, failure="empty")
+        parsed = parse_json_answer(result.text, schema)
+        return replace(result, parsed=parsed, failure=None if parsed is not None else "unparsable")
+
+    def _request(self, messages: list[dict], schema: type[BaseModel] | None) -> dict[str, object]:
         config = self.config
         request: dict[str, object] = {
             "model": config.model,
@@ -73,41 +130,19 @@ class AgentClient:
             request["seed"] = config.seed
         if schema is not None:
             request["response_format"] = {"type": "json_object"}
-        started = time.perf_counter()
-        async with self._slots:
-            try:
-                raw = await self._openai.chat.completions.with_raw_response.create(**request)
-                completion = raw.parse()
-            except openai.APITimeoutError:
-                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="timeout")
-            except openai.APIStatusError as exc:
-                return ChatResult(
-                    "", None, "", seconds=time.perf_counter() - started, failure=f"http-{exc.status_code}"
-                )
-            except openai.APIConnectionError:
-                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="connection")
-            except (openai.APIResponseValidationError, json.JSONDecodeError):
-                return ChatResult("", None, "", seconds=time.perf_counter() - started, failure="bad-response")
-        seconds = time.perf_counter() - started
-        choice = completion.choices[0] if completion.choices else None
-        text = (choice.message.content or "") if choice else ""
-        usage = completion.usage
-        result = ChatResult(
-            text=text,
-            parsed=None,
-            finish_reason=(choice.finish_reason or "") if choice else "",
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-            system_fingerprint=completion.system_fingerprint or "",
-            retries=raw.retries_taken,
-            seconds=seconds,
-        )
-        if result.finish_reason == "length":
-            return replace(result, failure="length")
-        if schema is None:
-            return result
-        parsed = parse_json_answer(text, schema)
-        return replace(result, parsed=parsed, failure=None if parsed is not None else "unparsable")
+        return request
+
+
+def _failed(failure: str, started: float, retries: int = 0) -> ChatResult:
+    return ChatResult("", None, "", retries=retries, seconds=time.perf_counter() - started, failure=failure)
+
+
+def _read_completion(body: bytes) -> _Completion | None:
+    """The reply as a chat completion with at least one choice; None for anything else (HTML, ``{}``, ...)."""
+    try:
+        return _Completion.model_validate_json(body)
+    except ValidationError:
+        return None
 
 
 def parse_json_answer(text: str, schema: type[BaseModel]) -> BaseModel | None:

@@ -14,7 +14,9 @@ from miner.qa.grounding import check_item, contradictions
 from miner.qa.prompts import PromptSet, render_facts
 from miner.qa.units import Unit, finished, make_record
 
-TRANSIENT = ("timeout", "connection", "http-429", "http-408", "http-409")
+# The request failed, not the model: no answer came back, or what came back is not a chat completion at all
+# (a proxy's HTML page, ``{}``). The unit is left for a re-run instead of being recorded with nothing kept.
+SERVER_FAULTS = ("timeout", "connection", "bad-response", "http-429", "http-408", "http-409")
 
 
 @dataclass
@@ -39,8 +41,8 @@ class Attempt:
     failing: list[tuple[QAItem, Grounding]] = field(default_factory=list)
 
 
-def is_transient(failure: str | None) -> bool:
-    return failure is not None and (failure in TRANSIENT or failure.startswith("http-5"))
+def is_server_fault(failure: str | None) -> bool:
+    return failure is not None and (failure in SERVER_FAULTS or failure.startswith("http-5"))
 
 
 class ModelEngine:
@@ -80,7 +82,7 @@ class ModelEngine:
             schema: type[BaseModel] = InstructionAnswer if unit.task == "implementation" else QAAnswer
             result = await self.client.chat(messages, schema)
             usage.add(result)
-            if is_transient(result.failure):
+            if is_server_fault(result.failure):
                 return None, result.failure
             if result.failure:
                 dropped[f"request-{result.failure}"] += 1

@@ -194,16 +194,27 @@ async def _run_model(options, units, prompts, journal, summary, progress) -> lis
             async with in_progress:
                 return await engine.run(unit, key)
 
-        for finished in asyncio.as_completed([one(u, k) for u, k in todo]):
-            unit_result, failure = await finished
-            if unit_result is not None:
-                journal.append(unit_result)
-            else:
-                summary.units_failed[failure] += 1
-            done += 1
-            if progress:
-                progress(done, len(units))
+        tasks = [asyncio.ensure_future(one(u, k)) for u, k in todo]
+        try:
+            for finished in asyncio.as_completed(tasks):
+                unit_result, failure = await finished
+                if unit_result is not None:
+                    journal.append(unit_result)
+                else:
+                    summary.units_failed[failure] += 1
+                done += 1
+                if progress:
+                    progress(done, len(units))
+        finally:
+            await _cancel(tasks)
         return keys
+
+
+async def _cancel(tasks: list[asyncio.Future]) -> None:
+    """Stops the units still in flight and collects every outcome, so no task's exception goes unretrieved."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _compute_facts(units: list[Unit], jobs: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+import pytest
 from pydantic import BaseModel
 
 from miner.agent.client import AgentClient
@@ -70,3 +71,27 @@ def test_exhausted_retries_and_timeouts_are_reported() -> None:
     with ScriptedChatServer(lambda body: Reply('{"value": 1}', delay_s=1.0)) as server:
         result = _chat(server, max_retries=0, timeout_s=0.2)
     assert result.failure == "timeout"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(raw_body=b"<html>a proxy's login page</html>", content_type="text/html"),
+        Reply(raw_body=b'{"foo": 1}'),
+        Reply(raw_body=b'{"object": "chat.completion", "choices": []}'),
+        Reply(raw_body=b'{"choices": [{"index": 0, "message": null, "finish_reason": "stop"}]}'),
+        Reply(raw_body=b"[1, 2]"),
+    ],
+    ids=["html", "foo", "no-choices", "null-message", "list"],
+)
+def test_a_reply_that_is_not_a_chat_completion_is_a_bad_response(reply: Reply) -> None:
+    with ScriptedChatServer(lambda body: reply) as server:
+        result = _chat(server)
+    assert result.failure == "bad-response" and result.text == "" and len(server.requests) == 1
+
+
+@pytest.mark.parametrize("content", [None, "", " \n"])
+def test_a_completion_without_content_is_an_empty_answer(content: str | None) -> None:
+    with ScriptedChatServer(lambda body: Reply(content)) as server:
+        result = _chat(server)
+    assert result.failure == "empty" and result.prompt_tokens == 100

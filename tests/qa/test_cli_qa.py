@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from miner.cli import main
+from tests.support.chat_server import Reply, ScriptedChatServer
 
 
 def _fails(capsys, *argv: str) -> str:
@@ -53,3 +54,13 @@ def test_unreachable_server_leaves_units_for_a_rerun_and_exits_1(capsys, tinybla
     err = capsys.readouterr().err
     assert code == 1 and "units not done (connection" in err and "a re-run retries them" in err
     assert (tmp_path / "out" / "qa_units.jsonl").read_text() == ""
+
+
+def test_an_endpoint_answering_html_leaves_units_for_a_rerun_and_exits_1(capsys, tinyblas, tmp_path, monkeypatch):
+    _, mined = tinyblas
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    page = Reply(raw_body=b"<html>a proxy's login page</html>", content_type="text/html")
+    with ScriptedChatServer(lambda body: page) as server:
+        code = main(["qa", str(mined), "--out", str(tmp_path), "--model", "m", "--base-url", server.base_url])
+    (line,) = capsys.readouterr().err.strip().splitlines()  # one line, no traceback
+    assert code == 1 and "units not done (bad-response" in line

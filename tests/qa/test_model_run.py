@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -11,10 +12,11 @@ import time
 import pytest
 
 from miner.agent.config import AgentConfig
+from miner.qa.model_engine import ModelEngine
 from miner.qa.prompts import load_prompts
 from miner.qa.run import DryRun, QAOptions, run_qa
 from tests.conftest import REPO, read_jsonl
-from tests.support.chat_server import ScriptedChatServer
+from tests.support.chat_server import Reply, ScriptedChatServer
 from tests.support.qa_responder import QAResponder
 
 LIMIT = 3  # bundles
@@ -83,6 +85,41 @@ def test_timed_out_units_are_left_for_the_rerun(mined, tmp_path) -> None:
     with ScriptedChatServer(QAResponder("good")) as server:
         second = _run(mined, tmp_path, server, limit=1)
     assert second.units_cached == 0 and second.requests == second.units and sum(second.kept.values()) > 0
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [Reply(raw_body=b"<html>a proxy's page</html>", content_type="text/html"), Reply(raw_body=b'{"choices": []}')],
+    ids=["html", "no-choices"],
+)
+def test_replies_that_are_not_completions_leave_the_units_for_the_rerun(mined, tmp_path, reply) -> None:
+    with ScriptedChatServer(lambda body: reply) as server:
+        first = _run(mined, tmp_path, server)
+    assert first.units_failed == {"bad-response": first.units} and first.dropped == {}
+    assert (tmp_path / "qa_units.jsonl").read_text() == ""
+    with ScriptedChatServer(QAResponder("good")) as server:
+        second = _run(mined, tmp_path, server)
+    assert second.units_cached == 0 and second.requests == second.units and sum(second.kept.values()) > 0
+
+
+def test_empty_answers_are_the_models_and_are_dropped_and_counted(mined, tmp_path) -> None:
+    with ScriptedChatServer(lambda body: Reply(None)) as server:
+        summary = _run(mined, tmp_path, server)
+    assert summary.dropped == {"request-empty": summary.units} and summary.units_failed == {}
+
+
+def test_a_unit_that_raises_ends_the_run_with_no_task_exception_left_unretrieved(
+    mined, tmp_path, monkeypatch, caplog
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug in the engine")
+
+    monkeypatch.setattr(ModelEngine, "_check", broken)
+    with ScriptedChatServer(QAResponder("good")) as server, pytest.raises(RuntimeError, match="a bug") as raised:
+        _run(mined, tmp_path, server)
+    del raised  # its traceback holds the run's frames, and so its tasks
+    gc.collect()  # a task whose exception nobody retrieved says so when it is collected
+    assert "never retrieved" not in caplog.text
 
 
 def test_dry_run_counts_requests_and_tokens_without_sending_any(mined, tmp_path) -> None:

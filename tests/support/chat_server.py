@@ -17,12 +17,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 @dataclass
 class Reply:
-    content: str = ""
+    content: str | None = ""  # None: the message's content is null
     finish_reason: str = "stop"
     status: int = 200
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     raw_body: bytes | None = None  # sent as is instead of a completion
+    content_type: str = "application/json"
     prompt_tokens: int = 100
     completion_tokens: int = 50
 
@@ -113,7 +114,7 @@ class ScriptedChatServer:
                     payload = json.dumps({"error": {"message": "scripted error", "type": "scripted"}}).encode()
                 try:
                     self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", reply.content_type)
                     self.send_header("Content-Length", str(len(payload)))
                     for name, value in reply.headers.items():
                         self.send_header(name, value)

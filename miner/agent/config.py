@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from miner.errors import InputError
 
@@ -13,6 +16,8 @@ from miner.errors import InputError
 @dataclass(frozen=True)
 class Prices:
     """US dollars per million tokens; zero when not configured."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     prompt: float = 0.0
     completion: float = 0.0
@@ -24,15 +29,17 @@ class Prices:
 
 @dataclass(frozen=True)
 class AgentConfig:
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
     base_url: str = "https://api.openai.com/v1"
     model: str = ""
     api_key: str = field(default="", repr=False)
-    concurrency: int = 8
-    timeout_s: float = 120.0
-    max_retries: int = 4
+    concurrency: Annotated[int, Field(ge=1)] = 8
+    timeout_s: Annotated[float, Field(gt=0)] = 120.0
+    max_retries: Annotated[int, Field(ge=0)] = 4
     temperature: float = 0.2
     seed: int | None = 0
-    max_tokens: int = 4096
+    max_tokens: Annotated[int, Field(ge=1)] = 4096
     prices: Prices = Prices()
 
     @classmethod
@@ -49,14 +56,7 @@ class AgentConfig:
         if config_file is not None:
             values.update(_read_config_file(config_file))
         values.update({k: v for k, v in overrides.items() if v is not None})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise InputError(f"unknown agent setting(s): {', '.join(unknown)}")
-        config = replace(cls(), **values)
-        if config.concurrency < 1:
-            raise InputError("agent concurrency must be at least 1")
-        return config
+        return _validated(values, "agent settings")
 
     @property
     def sampling(self) -> dict[str, object]:
@@ -64,15 +64,44 @@ class AgentConfig:
         return {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens}
 
 
-def _read_config_file(path: Path) -> dict[str, object]:
+_SETTINGS = TypeAdapter(AgentConfig)
+
+
+def _validated(values: dict[str, object], source: str) -> AgentConfig:
     try:
-        data = tomllib.loads(path.read_text())
+        return _SETTINGS.validate_python(values)
+    except ValidationError as exc:
+        raise InputError(f"{source}: {_problem(exc)}") from None
+
+
+def _problem(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    key = ".".join(str(part) for part in error["loc"])
+    if error["type"] == "unexpected_keyword_argument":
+        return f"{key}: unknown setting"
+    return f"{key}: {error['msg']} (got {error['input']!r})"
+
+
+def _read_config_file(path: Path) -> dict[str, object]:
+    """The settings the file sets, checked against ``AgentConfig`` so that an error names the file."""
+    data = _load_toml(path)
+    table = data.get("agent", data)
+    if not isinstance(table, dict):
+        raise InputError(f"agent config {path}: agent: expected a table ([agent]), got {table!r}")
+    values = dict(table)
+    if "api_key_env" in values:
+        variable = values.pop("api_key_env")
+        if not isinstance(variable, str):
+            raise InputError(f"agent config {path}: api_key_env: expected a variable name, got {variable!r}")
+        values["api_key"] = os.environ.get(variable, "")
+    config = _validated(values, f"agent config {path}")
+    return {name: getattr(config, name) for name in values}
+
+
+def _load_toml(path: Path) -> dict[str, object]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise InputError(f"cannot read agent config {path}: {exc}") from None
-    section = data.get("agent", data)
-    values = {k: v for k, v in section.items() if k not in ("prices", "api_key_env")}
-    if "api_key_env" in section:
-        values["api_key"] = os.environ.get(str(section["api_key_env"]), "")
-    if "prices" in section:
-        values["prices"] = Prices(**section["prices"])
-    return values
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read agent config {path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None

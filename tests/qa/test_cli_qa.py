@@ -39,6 +39,28 @@ def test_unreadable_agent_config(capsys, tinyblas, tmp_path) -> None:
     assert "cannot read agent config" in _fails(capsys, "qa", str(mined), "--config", str(config))
 
 
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        (b'[agent]\ntimeout_s = "abc"\n', "timeout_s: Input should be a valid number"),
+        (b'[agent]\nconcurrency = "x"\n', "concurrency: Input should be a valid integer"),
+        (b"[agent]\nconcurrency = 0\n", "concurrency: Input should be greater than or equal to 1"),
+        (b"[agent.prices]\nfoo = 1\n", "prices.foo: unknown setting"),
+        (b"[agent]\nprices = 3\n", "prices: Input should be a dictionary"),
+        (b"[agent]\napi_key_env = 3\n", "api_key_env: expected a variable name"),
+        (b"agent = 5\n", "agent: expected a table ([agent])"),
+        (b'[agent]\nmodel = "\xff"\n', "not UTF-8"),
+    ],
+    ids=["float", "int", "range", "unknown-price", "prices-not-a-table", "key-env", "agent-not-a-table", "not-utf8"],
+)
+def test_agent_config_with_a_bad_value_names_the_file_and_key(capsys, tinyblas, tmp_path, toml, message) -> None:
+    _, mined = tinyblas
+    config = tmp_path / "agent.toml"
+    config.write_bytes(toml)
+    err = _fails(capsys, "qa", str(mined), "--out", str(tmp_path), "--config", str(config))
+    assert str(config) in err and message in err
+
+
 @pytest.mark.parametrize("flag", ["--offline", "--no-implementation"])
 def test_offline_run_prints_a_summary(capsys, tinyblas, tmp_path, flag) -> None:
     _, mined = tinyblas

@@ -84,18 +84,28 @@ def read_bundles(path: Path, limit: int | None = None) -> Iterator[Bundle]:
     file = path / "bundles.jsonl" if path.is_dir() else path
     if not file.is_file():
         raise InputError(f"no bundles at {path} (expected bundles.jsonl or a mine output directory)")
-    with open(file, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
+    with open(file, "rb") as fh:  # lines are decoded one by one, so that a bad byte is reported with its line
+        for number, raw in enumerate(fh, 1):
             if limit is not None and number > limit:
                 return
-            if not line.strip():
-                continue
-            try:
-                yield Bundle.model_validate_json(line)
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
-                raise InputError(f"{file}:{number}: not a bundle ({where}: {first['msg']})") from None
+            if raw.strip():
+                yield _bundle(_decoded(raw, file, number), file, number)
+
+
+def _decoded(raw: bytes, file: Path, number: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}:{number}: not UTF-8 text ({exc.reason} at byte {exc.start + 1})") from None
+
+
+def _bundle(line: str, file: Path, number: int) -> Bundle:
+    try:
+        return Bundle.model_validate_json(line)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{file}:{number}: not a bundle ({where}: {first['msg']})") from None
 
 
 def plan_units(options: QAOptions, summary: QASummary) -> list[Unit]:

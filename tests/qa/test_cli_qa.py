@@ -25,6 +25,14 @@ def test_a_line_that_is_not_a_bundle(capsys, tmp_path) -> None:
     assert f"{bundles}:1: not a bundle" in _fails(capsys, "qa", str(bundles), "--offline")
 
 
+def test_a_line_that_is_not_utf8(capsys, tinyblas, tmp_path) -> None:
+    _, mined = tinyblas
+    bundles = tmp_path / "bundles.jsonl"
+    first = (mined / "bundles.jsonl").read_bytes().split(b"\n")[0]
+    bundles.write_bytes(first + b'\n{"id": "caf\xe9"}\n')
+    assert f"{bundles}:2: not UTF-8 text" in _fails(capsys, "qa", str(bundles), "--offline")
+
+
 def test_unknown_category(capsys, tinyblas) -> None:
     _, mined = tinyblas
     assert "unknown QA categories: vibes" in _fails(

@@ -76,7 +76,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     print_summary(result, options)
     if result.units_failed:
         failed = ", ".join(f"{reason} {n}" for reason, n in sorted(result.units_failed.items()))
-        print(f"rocm-miner: {sum(result.units_failed.values())} units not done ({failed}); a re-run retries them",
+        kept = "; qa.jsonl and qa_summary.json are still those of the last complete run" if result.outputs_kept else ""
+        print(f"rocm-miner: {sum(result.units_failed.values())} units not done ({failed}); a re-run retries them{kept}",
               file=sys.stderr)  # fmt: skip
         return 1
     return 0
@@ -126,4 +127,5 @@ def print_summary(summary: QASummary, options: QAOptions) -> None:
     for key, value in rows.items():
         table.add_row(key, str(value))
     Console().print(table)
-    print(f"qa: {options.out / 'qa.jsonl'}")
+    unchanged = " (unchanged: this run left units undone)" if summary.outputs_kept else ""
+    print(f"qa: {options.out / 'qa.jsonl'}{unchanged}")

@@ -63,9 +63,11 @@ class QASummary:
     cost_usd: float | None = None
     seconds: float = 0.0
     families_below_five_categories: list[str] = field(default_factory=list)
+    outputs_kept: bool = False  # units were left undone, and qa.jsonl is still that of the last complete run
 
     def to_json(self) -> dict:
-        out = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in self.__dict__.items()}
+        saved = {k: v for k, v in self.__dict__.items() if k != "outputs_kept"}
+        out = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in saved.items()}
         out["kept_total"] = sum(self.kept.values())
         out["dropped_total"] = sum(self.dropped.values())
         return out
@@ -147,12 +149,29 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
         journal.close()
     _summarise(units, keys, journal, summary, options)
     summary.seconds = round(time.perf_counter() - started, 2)
+    if summary.units_failed and _complete_outputs(options.out):
+        summary.outputs_kept = True
+    else:
+        _write_outputs(options.out, keys, journal, summary)
+    return summary
+
+
+def _complete_outputs(out: Path) -> bool:
+    """Whether ``out`` holds the qa.jsonl and summary of a run that left no unit undone: an incomplete run
+    (a server down, a wrong endpoint) must not replace them, its finished units wait in the journal."""
+    try:
+        previous = json.loads((out / "qa_summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(previous, dict) and not previous.get("units_failed") and (out / "qa.jsonl").is_file()
+
+
+def _write_outputs(out: Path, keys: list[str], journal: Journal, summary: QASummary) -> None:
     records = (
         r.model_dump(mode="json") for k in dict.fromkeys(keys) if k in journal.units for r in journal.units[k].records
     )
-    write_jsonl_atomic(options.out / "qa.jsonl", records)
-    (options.out / "qa_summary.json").write_text(json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n")
-    return summary
+    write_jsonl_atomic(out / "qa.jsonl", records)
+    (out / "qa_summary.json").write_text(json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n")
 
 
 def _run_offline(options, units, journal, summary, progress) -> list[str] | DryRun:

@@ -94,3 +94,16 @@ def test_an_endpoint_answering_html_leaves_units_for_a_rerun_and_exits_1(capsys,
         code = main(["qa", str(mined), "--out", str(tmp_path), "--model", "m", "--base-url", server.base_url])
     (line,) = capsys.readouterr().err.strip().splitlines()  # one line, no traceback
     assert code == 1 and "units not done (bad-response" in line
+
+
+def test_a_run_that_leaves_units_undone_keeps_the_outputs_of_the_last_complete_run(capsys, tinyblas, tmp_path):
+    _, mined = tinyblas
+    out = tmp_path / "out"
+    assert main(["qa", str(mined), "--out", str(out), "--offline", "--limit", "1"]) == 0
+    before = [(out / name).read_bytes() for name in ("qa.jsonl", "qa_summary.json")]
+    config = tmp_path / "agent.toml"
+    config.write_text('[agent]\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\nmax_retries = 0\ntimeout_s = 2\n')
+    capsys.readouterr()
+    assert main(["qa", str(mined), "--out", str(out), "--config", str(config), "--limit", "1"]) == 1
+    assert [(out / name).read_bytes() for name in ("qa.jsonl", "qa_summary.json")] == before
+    assert "still those of the last complete run" in capsys.readouterr().err

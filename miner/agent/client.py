@@ -18,6 +18,13 @@ from pydantic import BaseModel, Field, ValidationError
 from miner.agent.config import AgentConfig
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
+# The request failed, not the model: no answer came back, or what came back is not a chat completion at all
+# (a proxy's HTML page, ``{}``). What asked for it is left for a re-run instead of being recorded as answered.
+SERVER_FAULTS = ("timeout", "connection", "bad-response", "http-429", "http-408", "http-409")
+
+
+def is_server_fault(failure: str | None) -> bool:
+    return failure is not None and (failure in SERVER_FAULTS or failure.startswith("http-5"))
 
 
 @dataclass(frozen=True)

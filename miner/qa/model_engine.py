@@ -8,15 +8,11 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from miner.agent.client import AgentClient, ChatResult
+from miner.agent.client import AgentClient, ChatResult, is_server_fault
 from miner.models import Evidence, Grounding, InstructionAnswer, QAAnswer, QAItem, QAUnit
 from miner.qa.grounding import check_item, contradictions
 from miner.qa.prompts import PromptSet, render_facts
 from miner.qa.units import Unit, finished, make_record
-
-# The request failed, not the model: no answer came back, or what came back is not a chat completion at all
-# (a proxy's HTML page, ``{}``). The unit is left for a re-run instead of being recorded with nothing kept.
-SERVER_FAULTS = ("timeout", "connection", "bad-response", "http-429", "http-408", "http-409")
 
 
 @dataclass
@@ -39,10 +35,6 @@ class Usage:
 class Attempt:
     kept: list[tuple[QAItem, Grounding, int]] = field(default_factory=list)
     failing: list[tuple[QAItem, Grounding]] = field(default_factory=list)
-
-
-def is_server_fault(failure: str | None) -> bool:
-    return failure is not None and (failure in SERVER_FAULTS or failure.startswith("http-5"))
 
 
 class ModelEngine:

@@ -5,13 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
 from miner.errors import InputError
 from miner.verify.errors import CandidateError, VerifyEnvironmentError
+
+if TYPE_CHECKING:  # imported where they are used: the loop brings PyTorch in
+    from miner.verify.loop import LoopSummary
+    from miner.verify.store import AttemptStore
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -106,7 +113,7 @@ def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
         "executor": args.executor, "environment": env,
     }, indent=1))  # fmt: skip
 
-    async def go() -> dict[str, int]:
+    async def go() -> LoopSummary:
         async with AgentClient(config) as client:
             return await run_loop(tasks, client, evaluator, store, loop_options, env, lambda m: console.print(m))
 
@@ -114,15 +121,27 @@ def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
         summary = asyncio.run(go())
     finally:
         evaluator.close()
-    records = [r for r in store.records() if r.get("last_turn")]
-    finals = [r for r in store.records()]
-    table = Table(title="rocm-miner verify", show_header=False)
-    table.add_row("attempts run / already done", f"{summary['run']} / {summary['skipped']}")
-    table.add_row(
-        "attempts passing (any turn)",
-        str(len({r["key"].rsplit(":turn", 1)[0] for r in finals if r.get("verdict") and r["verdict"]["correct"]})),
-    )
-    table.add_row("mean reward per turn", f"{sum(r['reward'] for r in finals) / max(len(finals), 1):.3f}")
-    table.add_row("records", f"{args.out / 'attempts.jsonl'} ({len(records)} attempts)")
-    Console().print(table)
+    _print_summary(summary, store)
+    if summary.undone:
+        print(f"rocm-miner: {sum(summary.undone.values())} attempts not done ({_counts(summary.undone)}); "
+              "a re-run retries them", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
+
+
+def _counts(counter: Counter) -> str:
+    return ", ".join(f"{reason} {n}" for reason, n in sorted(counter.items()))
+
+
+def _print_summary(summary: LoopSummary, store: AttemptStore) -> None:
+    records = store.records()
+    finals = [r for r in records if r["last_turn"]]
+    passing = {r["key"].rsplit(":turn", 1)[0] for r in records if r["verdict"] and r["verdict"]["correct"]}
+    table = Table(title="rocm-miner verify", show_header=False)
+    table.add_row("attempts run / already done", f"{summary.run} / {summary.skipped}")
+    if summary.undone:
+        table.add_row("attempts to redo (re-run)", _counts(summary.undone))
+    table.add_row("attempts passing (any turn)", str(len(passing)))
+    table.add_row("mean reward per turn", f"{sum(r['reward'] for r in records) / max(len(records), 1):.3f}")
+    table.add_row("records", f"{store.path} ({len(finals)} attempts)")
+    Console().print(table)

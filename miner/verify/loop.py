@@ -1,13 +1,18 @@
 """The generate → verify → reflect loop: T turns per attempt with the same agent, the paper's reward, discounted
-returns, and one record per turn. It knows neither how verification is executed nor where."""
+returns, and one record per turn. It knows neither how verification is executed nor where.
+
+An attempt whose request fails in the transport or the server (``is_server_fault``) is not recorded: a re-run does
+it again whole."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from miner.agent.client import is_server_fault
 from miner.verify import VERIFIER_VERSION
 from miner.verify.evaluate import Candidate
 from miner.verify.feedback import render
@@ -28,10 +33,27 @@ class LoopOptions:
     discount: float = DISCOUNT
 
 
+@dataclass
+class LoopSummary:
+    run: int = 0  # attempts recorded by this run
+    skipped: int = 0  # attempts already recorded
+    undone: Counter = field(default_factory=Counter)  # per failure: attempts a re-run does again
+
+
+class AgentUnavailable(Exception):
+    """The model's server could not be reached or failed; the attempt is left undone."""
+
+    def __init__(self, failure: str) -> None:
+        self.failure = failure
+        super().__init__(failure)
+
+
 async def run_attempt(
     task: Task, attempt: int, client: Any, evaluate: Evaluate, options: LoopOptions, environment: dict[str, Any]
 ) -> list[Attempt]:
-    """One attempt: up to ``turns`` turns of chat → candidate → verdict → feedback."""
+    """One attempt: up to ``turns`` turns of chat → candidate → verdict → feedback.
+
+    Raises ``AgentUnavailable`` when a request fails in the transport or the server."""
     msgs = messages(task, options.backend)
     p_hash = prompt_hash(msgs)
     model = getattr(client.config, "model", "")
@@ -39,6 +61,8 @@ async def run_attempt(
     turns: list[Attempt] = []
     for turn in range(options.turns):
         answer = await client.chat(msgs)
+        if is_server_fault(answer.failure):
+            raise AgentUnavailable(answer.failure)
         code = extract_code(answer.text, options.backend) if answer.ok else None
         base = dict(
             key=f"{key}:turn{turn}", task=task.name, task_hash=task.hash, backend=options.backend, attempt=attempt,
@@ -73,24 +97,31 @@ async def run_loop(
     options: LoopOptions,
     environment: dict[str, Any],
     progress: Callable[[str], None] | None = None,
-) -> dict[str, int]:
+) -> LoopSummary:
     """Every task × attempt not yet in the store, concurrently up to the client's limit; records streamed as they finish."""
     done = store.done()
     jobs = []
-    skipped = 0
+    summary = LoopSummary()
     for task in tasks:
         for attempt in range(options.attempts):
             key = f"{task.name}:{task.hash}:{options.backend}:attempt{attempt}"
             if key in done:
-                skipped += 1
+                summary.skipped += 1
                 continue
             jobs.append((task, attempt))
 
     async def one(task: Task, attempt: int) -> None:
-        turns = await run_attempt(task, attempt, client, evaluate, options, environment)
-        store.append(turns)
+        try:
+            turns = await run_attempt(task, attempt, client, evaluate, options, environment)
+        except AgentUnavailable as exc:
+            summary.undone[exc.failure] += 1
+            message = f"{task.name} attempt {attempt}: not done ({exc.failure}); a re-run retries it"
+        else:
+            store.append(turns)
+            summary.run += 1
+            message = f"{task.name} attempt {attempt}: rewards {[round(t.reward, 2) for t in turns]}"
         if progress:
-            progress(f"{task.name} attempt {attempt}: rewards {[round(t.reward, 2) for t in turns]}")
+            progress(message)
 
     await asyncio.gather(*(one(t, a) for t, a in jobs))
-    return {"run": len(jobs), "skipped": skipped}
+    return summary

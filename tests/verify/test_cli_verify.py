@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.support.chat_server import ScriptedChatServer
+from tests.support.chat_server import Reply, ScriptedChatServer
 from tests.verify.conftest import ADVERSARIAL, REPO, SOLUTIONS
 from tests.verify.test_loop import scripted
 
@@ -61,3 +61,27 @@ def test_loop_end_to_end_against_a_scripted_server(tmp_path):
     assert len(records) == 4 and sorted(r["reward"] for r in records) == pytest.approx([0.0, 0.0, 1.4, 1.4])
     run = json.loads((tmp_path / "run.json").read_text())
     assert run["model"] == "scripted-model" and run["environment"]["torch"]
+
+
+def test_loop_with_the_server_failing_exits_1_and_a_rerun_retries(tmp_path):
+    config = tmp_path / "agent.toml"
+    config.write_text('[agent]\nmodel = "scripted-model"\napi_key = "k"\nmax_retries = 0\n')
+    out = tmp_path / "out"
+    down = True
+
+    def flaky(body: dict) -> Reply:
+        return Reply(status=503) if down else scripted(body)
+
+    with ScriptedChatServer(flaky) as server:
+        args = ("gelu", "--turns", "1", "--device", "cpu", "--agent-config", str(config), "--out", str(out))
+        proc = cli(*args, env={"OPENAI_BASE_URL": server.base_url})
+        assert proc.returncode == 1, proc.stderr
+        last = proc.stderr.strip().splitlines()[-1]
+        assert last == "rocm-miner: 1 attempts not done (http-503 1); a re-run retries them"
+        assert not (out / "attempts.jsonl").exists()
+        down = False
+        again = cli(*args, env={"OPENAI_BASE_URL": server.base_url})
+    assert again.returncode == 0 and "1 / 0" in again.stdout, again.stderr
+    assert [json.loads(line)["agent_failure"] for line in (out / "attempts.jsonl").read_text().splitlines()] == [
+        "no-code-block"
+    ]

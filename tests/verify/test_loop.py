@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 
 import pytest
 
 from miner.agent.client import AgentClient
 from miner.agent.config import AgentConfig
-from miner.verify.loop import LoopOptions, run_loop
+from miner.verify.loop import LoopOptions, LoopSummary, run_loop
 from miner.verify.models import Attempt
 from miner.verify.reward import discounted_returns, reward
 from miner.verify.store import AttemptStore
@@ -33,14 +34,14 @@ def scripted(body: dict) -> Reply:
     return Reply(content=f"Fixed:\n```python\n{solution}```")
 
 
-def run(server: ScriptedChatServer, store: AttemptStore, evaluate, names: list[str]) -> dict:
+def run(server: ScriptedChatServer, store: AttemptStore, evaluate, names: list[str], turns: int = 2) -> LoopSummary:
     async def go():
         config = AgentConfig(
             base_url=server.base_url, model="scripted-model", api_key="k", concurrency=2, max_retries=0
         )
         async with AgentClient(config) as client:
             tasks = [load_task(task_file(n)) for n in names]
-            return await run_loop(tasks, client, evaluate, store, LoopOptions(turns=2), {"device": "cpu"})
+            return await run_loop(tasks, client, evaluate, store, LoopOptions(turns=turns), {"device": "cpu"})
 
     return asyncio.run(go())
 
@@ -58,7 +59,7 @@ def test_loop_reflects_on_feedback_and_records_every_turn(tmp_path, evaluate):
     with ScriptedChatServer(scripted) as server:
         summary = run(server, store, evaluate, ["vector_add", "scal", "gelu"])
         second_turn_prompts = [r["messages"][-1]["content"] for r in server.requests if len(r["messages"]) > 2]
-    assert summary == {"run": 3, "skipped": 0}
+    assert summary == LoopSummary(run=3, skipped=0)
     records = [Attempt.model_validate(r) for r in store.records()]
     assert len(records) == 6
     by_task = {t: [r for r in records if r.task == t] for t in ("vector_add", "scal", "gelu")}
@@ -83,11 +84,36 @@ def test_a_killed_run_resumes_without_redoing_or_duplicating(tmp_path, evaluate)
         store = AttemptStore(tmp_path)
         asked = len(server.requests)
         summary = run(server, store, evaluate, ["scal", "vector_add"])
-        assert summary == {"run": 1, "skipped": 1}
+        assert summary == LoopSummary(run=1, skipped=1)
         assert len(server.requests) == asked + 2  # only vector_add's two turns
     keys = [r["key"] for r in store.records()]
     assert len(keys) == len(set(keys)) == 4
     assert all(json.loads(line) for line in store.path.read_text().splitlines())
+
+
+@pytest.mark.parametrize(
+    ("failure", "reply"),
+    [
+        pytest.param("http-503", Reply(status=503), id="server-error"),
+        pytest.param("http-429", Reply(status=429), id="rate-limited"),
+        pytest.param("bad-response", Reply(raw_body=b"<html>proxy error</html>"), id="not-json"),
+    ],
+)
+def test_a_server_failure_leaves_the_attempt_undone_and_a_rerun_retries_it(tmp_path, evaluate, failure, reply):
+    down = True
+
+    def flaky(body: dict) -> Reply:  # the first turn is answered, the second fails while the server is down
+        return reply if down and len(body["messages"]) > 2 else scripted(body)
+
+    store = AttemptStore(tmp_path)
+    with ScriptedChatServer(flaky) as server:
+        summary = run(server, store, evaluate, ["scal"])
+        assert summary == LoopSummary(run=0, skipped=0, undone=Counter({failure: 1}))
+        assert store.records() == [] and len(server.requests) == 2
+        down = False
+        assert run(server, store, evaluate, ["scal"]) == LoopSummary(run=1, skipped=0)
+    records = store.records()
+    assert [r["turn"] for r in records] == [0, 1] and not any(r["agent_failure"] for r in records)
 
 
 def test_reward_follows_the_paper():

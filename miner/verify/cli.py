@@ -144,4 +144,6 @@ def _print_summary(summary: LoopSummary, store: AttemptStore) -> None:
     table.add_row("attempts passing (any turn)", str(len(passing)))
     table.add_row("mean reward per turn", f"{sum(r['reward'] for r in records) / max(len(records), 1):.3f}")
     table.add_row("records", f"{store.path} ({len(finals)} attempts)")
+    if damaged := store.damaged:
+        table.add_row("damaged lines skipped", str(damaged))
     Console().print(table)

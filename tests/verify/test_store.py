@@ -1,0 +1,39 @@
+"""attempts.jsonl read back after damage: lines that are not records are skipped, counted and kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from miner.verify.models import Attempt
+from miner.verify.store import AttemptStore
+
+
+def turn(attempt: int, t: int) -> Attempt:
+    return Attempt(key=f"scal:h:triton:attempt{attempt}:turn{t}", task="scal", task_hash="h", backend="triton",
+                   attempt=attempt, turn=t, model="m", prompt_hash="p", candidate_hash=None, verifier_version="v",
+                   seeds=[], environment={}, reward=0.0, agent_failure="no-code-block")  # fmt: skip
+
+
+def turns(attempt: int, n: int) -> list[Attempt]:
+    return [turn(attempt, t) for t in range(n)]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(b"\xff\xfe not utf-8\n", id="not-utf8"),
+        pytest.param(b"[1, 2]\n", id="not-an-object"),
+        pytest.param(b'{"last_turn": true}\n', id="no-key"),
+        pytest.param(b'{"key": "scal:h:triton:attempt1:turn0", "last_turn": true}\n', id="not-a-record"),
+    ],
+)
+def test_damaged_lines_are_skipped_counted_and_kept(tmp_path, damage):
+    store = AttemptStore(tmp_path)
+    store.append(turns(0, 2))
+    with open(store.path, "ab") as f:
+        f.write(damage)
+    store = AttemptStore(tmp_path)
+    store.append(turns(2, 1))
+    assert [r["key"] for r in store.records()] == [t.key for t in turns(0, 2) + turns(2, 1)]
+    assert store.done() == {"scal:h:triton:attempt0", "scal:h:triton:attempt2"}
+    assert store.damaged == 1 and damage in store.path.read_bytes()

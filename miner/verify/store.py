@@ -1,8 +1,10 @@
 """attempts.jsonl: every turn of every finished attempt, appended whole; a re-run skips attempts already there.
 
-An attempt's turns are written in one ``write`` on an ``O_APPEND`` descriptor and fsynced, so a killed run
-leaves at most one torn line at the end, which the next run cuts off before appending. Lines that are not a
-record (damaged, or from an older schema) are kept in the file, skipped and counted.
+An attempt's turns are written in one ``write`` on an ``O_APPEND`` descriptor and fsynced. A run killed mid-write
+leaves a torn last line and perhaps some complete turns of an attempt whose final turn is missing; the next run
+cuts the torn line off and drops those turns (replacing the file atomically), so the attempt is done again whole
+and no turn is recorded twice. Lines that are not a record (damaged, or from an older schema) are kept in the file,
+skipped and counted.
 """
 
 from __future__ import annotations
@@ -34,6 +36,17 @@ def _complete_lines(data: bytes) -> list[Line]:
     return [(line, _parse(line)) for line in complete.splitlines(keepends=True) if line.strip()]
 
 
+def _finished(records: list[Attempt]) -> set[str]:
+    """Attempts whose final turn and every turn before it are recorded."""
+    turns: dict[str, set[int]] = {}
+    last: dict[str, int] = {}
+    for r in records:
+        turns.setdefault(attempt_key(r.key), set()).add(r.turn)
+        if r.last_turn:
+            last[attempt_key(r.key)] = r.turn
+    return {key for key, n in last.items() if turns[key] >= set(range(n + 1))}
+
+
 class AttemptStore:
     def __init__(self, out_dir: Path) -> None:
         try:
@@ -53,12 +66,28 @@ class AttemptStore:
         return _complete_lines(self._bytes())
 
     def _repair(self) -> None:
-        """Cut a torn last line (a run killed mid-write) so that appends start on a fresh line."""
+        """Cut a torn last line and the turns of unfinished attempts, so that appends start on a fresh line."""
         data = self._bytes()
-        keep = data[: data.rfind(b"\n") + 1]
-        if keep != data:
+        lines = _complete_lines(data)
+        finished = _finished([r for _, r in lines if r is not None])
+        keep = [line for line, r in lines if r is None or attempt_key(r.key) in finished]
+        if len(keep) != len(lines):
+            self._replace(b"".join(keep))
+        elif (end := data.rfind(b"\n") + 1) != len(data):
             with open(self.path, "r+b") as f:
-                f.truncate(len(keep))
+                f.truncate(end)
+
+    def _replace(self, data: bytes) -> None:
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            tmp.replace(self.path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise OutputError(f"cannot rewrite {self.path}: {exc.strerror}") from None
 
     def records(self) -> list[dict]:
         """Every turn recorded, as JSON objects; lines that are not a record are skipped."""
@@ -71,7 +100,7 @@ class AttemptStore:
 
     def done(self) -> set[str]:
         """Keys of attempts whose turns are all recorded."""
-        return {attempt_key(r.key) for _, r in self._lines() if r is not None and r.last_turn}
+        return _finished([r for _, r in self._lines() if r is not None])
 
     def append(self, turns: list[Attempt]) -> None:
         if not turns:

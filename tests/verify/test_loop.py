@@ -116,6 +116,20 @@ def test_a_server_failure_leaves_the_attempt_undone_and_a_rerun_retries_it(tmp_p
     assert [r["turn"] for r in records] == [0, 1] and not any(r["agent_failure"] for r in records)
 
 
+def test_a_torn_attempt_is_done_again_without_duplicating_its_turns(tmp_path, evaluate):
+    store = AttemptStore(tmp_path)
+    with ScriptedChatServer(scripted) as server:
+        run(server, store, evaluate, ["gelu"], turns=3)
+        data = store.path.read_bytes()  # a run killed while writing: turns 0 and 1 whole, turn 2 torn
+        store.path.write_bytes(data[: data.rfind(b"\n", 0, len(data) - 1) + 40])
+        store = AttemptStore(tmp_path)
+        assert store.records() == [] and store.done() == set()
+        assert run(server, store, evaluate, ["gelu"], turns=3) == LoopSummary(run=1, skipped=0)
+    keys = [r["key"] for r in store.records()]
+    assert len(keys) == len(set(keys)) == 3
+    assert all(json.loads(line) for line in store.path.read_text().splitlines())
+
+
 def test_reward_follows_the_paper():
     from miner.verify.models import Outcome, Verdict
 

@@ -1,4 +1,5 @@
-"""attempts.jsonl read back after damage: lines that are not records are skipped, counted and kept."""
+"""attempts.jsonl read back after damage: lines that are not records are skipped, counted and kept; turns of an
+attempt whose final turn is missing are dropped, so the attempt is done again whole."""
 
 from __future__ import annotations
 
@@ -37,3 +38,18 @@ def test_damaged_lines_are_skipped_counted_and_kept(tmp_path, damage):
     assert [r["key"] for r in store.records()] == [t.key for t in turns(0, 2) + turns(2, 1)]
     assert store.done() == {"scal:h:triton:attempt0", "scal:h:triton:attempt2"}
     assert store.damaged == 1 and damage in store.path.read_bytes()
+
+
+def test_turns_of_an_unfinished_attempt_are_dropped_and_the_rest_kept(tmp_path):
+    store = AttemptStore(tmp_path)
+    store.append(turns(0, 3))
+    with open(store.path, "ab") as f:
+        f.write(b"damaged\n")
+    kept = store.path.read_bytes()
+    store.append(turns(1, 3))
+    data = store.path.read_bytes()
+    store.path.write_bytes(data[: data.rfind(b"\n", 0, len(data) - 1) + 10])  # attempt 1: turns 0, 1 whole, 2 torn
+    store = AttemptStore(tmp_path)
+    assert store.done() == {"scal:h:triton:attempt0"}
+    assert store.path.read_bytes() == kept
+    assert not list(tmp_path.glob(".*.tmp"))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from miner.errors import InputError
+from miner.errors import InputError, OutputError
 from miner.verify.errors import CandidateError, VerifyEnvironmentError
 
 if TYPE_CHECKING:  # imported where they are used: the loop brings PyTorch in
@@ -74,6 +74,7 @@ def _one_candidate(args: argparse.Namespace, task, options) -> int:
         source = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise CandidateError(f"cannot read: {exc}", path=str(path)) from None
+    _output_dir(args.out)
     with Verifier(options) as verifier:
         verdict = verifier.verify(task, Candidate(backend, source, f"candidate{path.suffix}"))
     table = Table(title=f"{task.name} · {backend} · {verdict.platform}")
@@ -83,10 +84,23 @@ def _one_candidate(args: argparse.Namespace, task, options) -> int:
         table.add_row(c.label, "yes" if c.shown else "held back", c.outcome.value, c.detail[:120],
                       f"{c.timing.speedup:.2f}x" if c.timing else "")  # fmt: skip
     Console().print(table)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "verdict.json").write_text(verdict.model_dump_json(indent=1))
+    _write(args.out / "verdict.json", verdict.model_dump_json(indent=1))
     print(f"{verdict.outcome.value}: {verdict.reason}")
     return 0 if verdict.outcome.value == "passed" else 1
+
+
+def _output_dir(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create {out}: {exc.strerror}") from None
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
@@ -107,7 +121,7 @@ def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
     loop_options = LoopOptions(backend=backend, attempts=args.attempts, turns=args.turns)
     evaluator = RayEvaluator(options) if args.executor == "ray" else LocalEvaluator(options)
     env = environment(options.device)
-    (args.out / "run.json").write_text(json.dumps({
+    _write(args.out / "run.json", json.dumps({
         "tasks": [t.name for t in tasks], "backend": backend, "attempts": args.attempts, "turns": args.turns,
         "model": config.model, "sampling": config.sampling, "base_url": config.base_url, "device": options.device,
         "executor": args.executor, "environment": env,

@@ -52,7 +52,7 @@ class AttemptStore:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise OutputError(f"cannot create {out_dir}: {exc}") from None
+            raise OutputError(f"cannot create {out_dir}: {exc.strerror}") from None
         self.path = out_dir / "attempts.jsonl"
         self._repair()
 

@@ -85,3 +85,19 @@ def test_loop_with_the_server_failing_exits_1_and_a_rerun_retries(tmp_path):
     assert [json.loads(line)["agent_failure"] for line in (out / "attempts.jsonl").read_text().splitlines()] == [
         "no-code-block"
     ]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["--candidate", str(SOLUTIONS / "triton" / "scal.py"), "scal"], id="candidate"),
+        pytest.param(["scal", "--model", "m"], id="loop"),
+    ],
+)
+def test_out_that_is_a_file_is_one_line_and_exit_2_before_verifying(tmp_path, args):
+    out = tmp_path / "afile"
+    out.write_text("keep me")
+    proc = cli(*args, "--device", "cpu", "--out", str(out), env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [f"rocm-miner: error: cannot create {out}: File exists"]
+    assert out.read_text() == "keep me"

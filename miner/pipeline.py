@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
-import json
 import os
 import time
 from collections import Counter
@@ -19,7 +18,7 @@ from miner import __version__
 from miner.bundle.build import BundleBuilder, EntryView
 from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
-from miner.bundle.write import write_jsonl_atomic
+from miner.bundle.write import write_json_atomic, write_jsonl_atomic
 from miner.collector import rarely_collected
 from miner.errors import NotACheckoutError, OutputError
 from miner.graph.build import build_graph
@@ -319,8 +318,8 @@ def _kept_outputs(p: Parsed, opts: MineOptions, start: float) -> RunSummary | No
     summary = summary.model_copy(
         update={"cache_hits": p.outcome.cache_hits, "wall_seconds": wall, "stage_seconds": stages}
     )
-    _write_json(opts.out / "summary.json", summary.model_dump(mode="json"))
-    _write_json(opts.out / "run.json", {**run, "outputs": digests})
+    write_json_atomic(opts.out / "summary.json", summary.model_dump(mode="json"))
+    write_json_atomic(opts.out / "run.json", {**run, "outputs": digests})
     return summary
 
 
@@ -388,8 +387,8 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),
         stage_seconds=stage_seconds({**a.seconds, "write": time.perf_counter() - start}),
     )
-    _write_json(out / "summary.json", summary.model_dump(mode="json"))
-    _write_json(out / "run.json", {**run, "outputs": output_digests(out)})  # last: it vouches for the rest
+    write_json_atomic(out / "summary.json", summary.model_dump(mode="json"))
+    write_json_atomic(out / "run.json", {**run, "outputs": output_digests(out)})  # last: it vouches for the rest
     return summary
 
 
@@ -469,15 +468,6 @@ def _parse_report(outcome: ParseOutcome) -> Iterator[dict]:
         yield rec
     for f in failures.values():
         yield {"path": f.path, "engine": None, "failure_reason": f.reason, "failure": f.detail}
-
-
-def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    try:
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _make_dir(path: Path, what: str) -> None:

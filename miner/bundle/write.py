@@ -1,8 +1,9 @@
-"""Writing JSONL: complete lines only, replaced atomically, so an interrupted run never leaves
+"""Writing JSONL and JSON: complete files only, replaced atomically, so an interrupted run never leaves
 a half-written file behind."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,3 +24,12 @@ def write_jsonl_atomic(path: Path, records: Iterable[dict]) -> int:
     finally:
         tmp.unlink(missing_ok=True)  # left only when the write failed
     return count
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)  # left only when the write failed

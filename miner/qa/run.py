@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from miner.agent.client import AgentClient
 from miner.agent.config import AgentConfig
-from miner.bundle.write import write_jsonl_atomic
+from miner.bundle.write import write_json_atomic, write_jsonl_atomic
 from miner.errors import InputError, OutputError
 from miner.models import Bundle, QAUnit
 from miner.qa.context import live_kernels
@@ -171,7 +171,7 @@ def _write_outputs(out: Path, keys: list[str], journal: Journal, summary: QASumm
         r.model_dump(mode="json") for k in dict.fromkeys(keys) if k in journal.units for r in journal.units[k].records
     )
     write_jsonl_atomic(out / "qa.jsonl", records)
-    (out / "qa_summary.json").write_text(json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n")
+    write_json_atomic(out / "qa_summary.json", summary.to_json())
 
 
 def _run_offline(options, units, journal, summary, progress) -> list[str] | DryRun:

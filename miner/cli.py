@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from miner import __version__
+from miner.arguments import OneLineParser, positive_int
 from miner.errors import InputError, MinerError
 from miner.signals import Terminated, sigterm_stops
 
@@ -28,7 +29,7 @@ def _with_pairs(values: list[str]) -> dict[str, Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rocm-miner", description="Mine ROCm math libraries into context bundles.")
+    p = OneLineParser(prog="rocm-miner", description="Mine ROCm math libraries into context bundles.")
     p.add_argument("--version", action="version", version=f"rocm-miner {__version__}")
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = p.add_subparsers(dest="command", required=True)
@@ -45,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="LIB=PATH",
             help="checkout of a library this one calls (e.g. rocblas=PATH when mining rocsolver)",
         )
-        sp.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
+        sp.add_argument("--jobs", type=positive_int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
         sp.add_argument("--out", type=Path, default=Path("output"), help="output directory")
         sp.add_argument("--cache", type=Path, default=None, help="cache directory (default OUT/.cache)")
 
@@ -161,7 +162,7 @@ def _mine(args, console: Console) -> int:
     opts = _options(args)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True,
+        console=console, transient=True, disable=not console.is_terminal,
     ) as bar:  # fmt: skip
         tasks: dict[str, int] = {}
 

@@ -20,7 +20,7 @@ from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
 from miner.bundle.write import write_json_atomic, write_jsonl_atomic
 from miner.collector import rarely_collected
-from miner.errors import NotACheckoutError, OutputError
+from miner.errors import InputError, NotACheckoutError, OutputError
 from miner.graph.build import build_graph
 from miner.liveness.cache import VerdictCache
 from miner.liveness.run import entry_verdicts
@@ -139,6 +139,8 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     _make_dir(cache_dir, "cache directory")
     entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
+    if entries and not selected:
+        raise InputError(f"no entry point matches {opts.entry_glob!r} (of {len(entries)})")
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     inputs = [profile.config_hash, outcome.digest]
     # the libraries this one calls are walked from what its own instances reach of them

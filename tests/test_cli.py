@@ -33,6 +33,11 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
         pytest.param(["mine", "/tmp"], "not a checkout of a known library", id="undetectable"),
         pytest.param(["mine", str(TINYBLAS), "--with", "nonsense"], "--with expects LIBRARY=PATH", id="bad-with"),
         pytest.param(["entrypoints", "/no/such/dir"], "no such file or directory", id="entrypoints-missing"),
+        pytest.param(["mine", str(TINYBLAS), "--jobs", "0"], "argument --jobs: must be at least 1", id="zero-jobs"),
+        pytest.param(
+            ["mine", str(TINYBLAS), "--entry", "nomatch*"], "no entry point matches 'nomatch*'", id="no-entry"
+        ),
+        pytest.param(["mine"], "the following arguments are required: path", id="no-path"),
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(args, message, tmp_path):

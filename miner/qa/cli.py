@@ -11,6 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from miner.agent.config import AgentConfig
+from miner.arguments import positive_int
+from miner.errors import InputError
 from miner.qa.offline import CATEGORIES
 from miner.qa.run import DryRun, QAOptions, QASummary, run_qa
 
@@ -24,12 +26,12 @@ def add_parser(sub) -> None:
     )
     qa.add_argument("--base-url", help="OpenAI-compatible endpoint (default OPENAI_BASE_URL)")
     qa.add_argument("--config", type=Path, help="TOML file with an [agent] table (model, base_url, prices, ...)")
-    qa.add_argument("--concurrency", type=int, help="requests in flight (default 8)")
+    qa.add_argument("--concurrency", type=positive_int, help="requests in flight (default 8)")
     qa.add_argument("--temperature", type=float)
     qa.add_argument("--seed", type=int)
-    qa.add_argument("--max-tokens", type=int)
+    qa.add_argument("--max-tokens", type=positive_int)
     qa.add_argument("--categories", default=",".join(CATEGORIES), help=f"comma-separated, of: {', '.join(CATEGORIES)}")
-    qa.add_argument("--limit", type=int, help="only the first N bundles")
+    qa.add_argument("--limit", type=positive_int, help="only the first N bundles")
     qa.add_argument(
         "--offline", action="store_true", help="use the static-fact generator even when a model is configured"
     )
@@ -51,11 +53,14 @@ def options_from_args(args: argparse.Namespace) -> QAOptions:
             max_tokens=args.max_tokens,
         )
     out = args.out or (args.bundles if args.bundles.is_dir() else args.bundles.parent)
+    categories = tuple(c.strip() for c in args.categories.split(",") if c.strip())
+    if not categories:
+        raise InputError(f"--categories names none; give some of: {', '.join(CATEGORIES)}")
     return QAOptions(
         bundles=args.bundles,
         out=out,
         agent=agent,
-        categories=tuple(c.strip() for c in args.categories.split(",") if c.strip()),
+        categories=categories,
         tasks=("qa",) if args.no_implementation else ("qa", "implementation"),
         limit=args.limit,
         dry_run=args.dry_run,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
+from miner.arguments import positive_int
 from miner.errors import InputError, OutputError
 from miner.verify.errors import CandidateError, VerifyEnvironmentError
 
@@ -26,19 +27,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("tasks", nargs="?", help="task names (comma-separated), a task file or folder, or 'all'")
     p.add_argument("--candidate", type=Path, metavar="FILE", help="verify this kernel file for the one TASK given")
     p.add_argument("--backend", choices=["triton", "hip"], help="default: from the candidate's extension, else triton")
-    p.add_argument("--attempts", type=int, default=1, help="independent attempts per task")
-    p.add_argument("--turns", type=int, default=3, help="generate → verify → reflect turns per attempt")
+    p.add_argument("--attempts", type=positive_int, default=1, help="independent attempts per task")
+    p.add_argument("--turns", type=positive_int, default=3, help="generate → verify → reflect turns per attempt")
     p.add_argument("--out", type=Path, default=Path("output/verify"), help="output directory")
     p.add_argument("--device", choices=["cuda", "cpu"], help="default: cuda when a GPU is visible")
     p.add_argument("--executor", choices=["local", "ray"], default="local", help="ray: one evaluator actor per GPU")
     p.add_argument("--agent-config", type=Path, help="TOML file with the agent's settings ([agent] table)")
     p.add_argument("--model", help="model name (default: OPENAI_MODEL)")
-    p.add_argument("--concurrency", type=int, help="requests in flight to the model")
+    p.add_argument("--concurrency", type=positive_int, help="requests in flight to the model")
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    if args.turns < 1 or args.attempts < 1:
-        raise InputError("--turns and --attempts must be at least 1")
     if not args.tasks:
         raise InputError("give TASKS (names, a task file or folder, or 'all')")
     try:
@@ -52,12 +51,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if device == "cuda" and not torch.cuda.is_available():
         raise InputError("--device cuda, but no GPU is visible")
     options = VerifyOptions.for_device(device)
+    paths = find_tasks(args.tasks)
+    if not paths:
+        raise InputError(f"no task files in {args.tasks}")
     if args.candidate is not None:
-        paths = find_tasks(args.tasks)
         if len(paths) != 1:
             raise InputError("--candidate checks one task: give exactly one TASK")
         return _one_candidate(args, load_task(paths[0]), options)
-    tasks = [load_task(p) for p in find_tasks(args.tasks)]
+    tasks = [load_task(p) for p in paths]
     return _loop(args, tasks, options, console)
 
 

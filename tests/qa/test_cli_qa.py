@@ -40,6 +40,21 @@ def test_unknown_category(capsys, tinyblas) -> None:
     )
 
 
+def test_no_category_is_one_line(capsys, tinyblas) -> None:
+    _, mined = tinyblas
+    assert "--categories names none" in _fails(capsys, "qa", str(mined), "--offline", "--categories", ",")
+
+
+@pytest.mark.parametrize("option", ["--limit", "--concurrency", "--max-tokens"])
+def test_a_count_below_one_is_a_one_line_usage_error(capsys, tinyblas, option) -> None:
+    _, mined = tinyblas
+    with pytest.raises(SystemExit) as stop:
+        main(["qa", str(mined), "--offline", option, "0"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1
+    assert err.startswith(f"rocm-miner: error: argument {option}: must be at least 1, got 0")
+
+
 def test_unreadable_agent_config(capsys, tinyblas, tmp_path) -> None:
     _, mined = tinyblas
     config = tmp_path / "agent.toml"

@@ -38,7 +38,8 @@ def test_rejected_candidate_exits_1_with_its_class(tmp_path):
     [
         pytest.param(["--candidate", "/no/such.py", "scal"], "no such file", id="missing-candidate"),
         pytest.param(["--candidate", __file__, "nosuchtask"], "no task named 'nosuchtask'", id="unknown-task"),
-        pytest.param(["scal", "--turns", "0"], "--turns and --attempts must be at least 1", id="zero-turns"),
+        pytest.param(["scal", "--turns", "0"], "argument --turns: must be at least 1, got 0", id="zero-turns"),
+        pytest.param(["scal", "--attempts", "x"], "argument --attempts: expected a whole number", id="bad-attempts"),
         pytest.param(["scal", "--device", "cpu"], "no model", id="no-model"),
         pytest.param(["--candidate", __file__], "give TASKS", id="no-task"),
     ],
@@ -48,6 +49,12 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("rocm-miner: error:") and message in lines[0], proc.stderr
+
+
+def test_a_folder_without_tasks_is_one_line_and_exit_2(tmp_path):
+    proc = cli(str(tmp_path), "--device", "cpu", "--model", "m")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [f"rocm-miner: error: no task files in {tmp_path}"]
 
 
 def test_loop_end_to_end_against_a_scripted_server(tmp_path):

@@ -140,7 +140,8 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     if entries and not selected:
-        raise InputError(f"no entry point matches {opts.entry_glob!r} (of {len(entries)})")
+        how = "matches" if any(c in opts.entry_glob for c in "*?[") else "named"
+        raise InputError(f"no entry point {how} {opts.entry_glob!r} (of {len(entries)})")
     outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
     inputs = [profile.config_hash, outcome.digest]
     # the libraries this one calls are walked from what its own instances reach of them

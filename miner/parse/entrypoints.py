@@ -29,10 +29,12 @@ def discover(root: Path, profile: Profile) -> tuple[list[EntryPoint], list[str]]
         except OSError:
             unreadable.append(rel)
             continue
+        line, counted_to = 1, 0  # lines counted as the matches go, not from the top for each
         for m in macro.finditer(text):
             name = _declared_name(text, m.end())
             if name and name not in seen:
-                line = text.count("\n", 0, m.start()) + 1
+                line += text.count("\n", counted_to, m.start())
+                counted_to = m.start()
                 variant = "ilp64" if name.endswith("_64") else "lp64"
                 seen[name] = EntryPoint(name=name, header=rel, line=line, variant=variant)
     return list(seen.values()), unreadable

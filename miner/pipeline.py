@@ -18,9 +18,9 @@ from miner import __version__
 from miner.bundle.build import BundleBuilder, EntryView
 from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
-from miner.bundle.write import write_json_atomic, write_jsonl_atomic
+from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
 from miner.collector import rarely_collected
-from miner.errors import InputError, NotACheckoutError, OutputError
+from miner.errors import InputError, NotACheckoutError
 from miner.graph.build import build_graph
 from miner.liveness.cache import VerdictCache
 from miner.liveness.run import entry_verdicts
@@ -136,7 +136,7 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     for name, other_root in others.items():
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
-    _make_dir(cache_dir, "cache directory")
+    make_dir(cache_dir, "cache directory")
     entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     if entries and not selected:
@@ -329,7 +329,7 @@ def _kept_outputs(p: Parsed, opts: MineOptions, start: float) -> RunSummary | No
 def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunSummary:
     start = time.perf_counter()
     out = opts.out
-    _make_dir(out, "output directory")
+    make_dir(out, "output directory")
     provenance_base = _provenance_base(a.checkout, a.profile)
     run = _run_record(a.checkout, a.profile, a.entries, a.inputs, opts)
     reader = a.reader
@@ -471,10 +471,3 @@ def _parse_report(outcome: ParseOutcome) -> Iterator[dict]:
         yield rec
     for f in failures.values():
         yield {"path": f.path, "engine": None, "failure_reason": f.reason, "failure": f.detail}
-
-
-def _make_dir(path: Path, what: str) -> None:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create the {what}: {exc.strerror}", path=str(path)) from exc

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import jsonlines
 
+from miner.errors import OutputError
+
 
 def write_jsonl_atomic(path: Path, records: Iterable[dict]) -> int:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -33,3 +35,11 @@ def write_json_atomic(path: Path, data: dict) -> None:
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)  # left only when the write failed
+
+
+def make_dir(path: Path, what: str = "output directory") -> None:
+    """``path`` and its parents, or an ``OutputError`` naming it."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the {what}: {exc.strerror}", path=str(path)) from None

@@ -15,8 +15,8 @@ from pydantic import ValidationError
 
 from miner.agent.client import AgentClient
 from miner.agent.config import AgentConfig
-from miner.bundle.write import write_json_atomic, write_jsonl_atomic
-from miner.errors import InputError, OutputError
+from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
+from miner.errors import InputError
 from miner.models import Bundle, QAUnit
 from miner.qa.context import live_kernels
 from miner.qa.journal import Journal
@@ -132,10 +132,7 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
     summary = QASummary(generator=OfflineEngine.generator if offline else f"model:{options.agent.model}")
     units = plan_units(options, summary)
     if not options.dry_run:
-        try:
-            options.out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"cannot create {options.out}: {exc.strerror}") from None
+        make_dir(options.out)
     journal = Journal(options.out / "qa_units.jsonl", writable=not options.dry_run)
     try:
         if offline:

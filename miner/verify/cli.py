@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from miner.arguments import positive_int
+from miner.bundle.write import make_dir
 from miner.errors import InputError, OutputError
 from miner.verify.errors import CandidateError, VerifyEnvironmentError
 
@@ -75,7 +76,7 @@ def _one_candidate(args: argparse.Namespace, task, options) -> int:
         source = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise CandidateError(f"cannot read: {exc}", path=str(path)) from None
-    _output_dir(args.out)
+    make_dir(args.out)
     with Verifier(options) as verifier:
         verdict = verifier.verify(task, Candidate(backend, source, f"candidate{path.suffix}"))
     table = Table(title=f"{task.name} · {backend} · {verdict.platform}")
@@ -88,13 +89,6 @@ def _one_candidate(args: argparse.Namespace, task, options) -> int:
     _write(args.out / "verdict.json", verdict.model_dump_json(indent=1))
     print(f"{verdict.outcome.value}: {verdict.reason}")
     return 0 if verdict.outcome.value == "passed" else 1
-
-
-def _output_dir(out: Path) -> None:
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create {out}: {exc.strerror}") from None
 
 
 def _write(path: Path, text: str) -> None:

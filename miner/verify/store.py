@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from miner.bundle.write import make_dir
 from miner.errors import OutputError
 from miner.verify.models import Attempt
 
@@ -49,10 +50,7 @@ def _finished(records: list[Attempt]) -> set[str]:
 
 class AttemptStore:
     def __init__(self, out_dir: Path) -> None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"cannot create {out_dir}: {exc.strerror}") from None
+        make_dir(out_dir)
         self.path = out_dir / "attempts.jsonl"
         self._repair()
 

@@ -106,5 +106,7 @@ def test_out_that_is_a_file_is_one_line_and_exit_2_before_verifying(tmp_path, ar
     out.write_text("keep me")
     proc = cli(*args, "--device", "cpu", "--out", str(out), env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.strip().splitlines() == [f"rocm-miner: error: cannot create {out}: File exists"]
+    assert proc.stderr.strip().splitlines() == [
+        f"rocm-miner: error: {out}: cannot create the output directory: File exists"
+    ]
     assert out.read_text() == "keep me"

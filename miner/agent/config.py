@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated
 
@@ -69,9 +69,12 @@ _SETTINGS = TypeAdapter(AgentConfig)
 
 def _validated(values: dict[str, object], source: str) -> AgentConfig:
     try:
-        return _SETTINGS.validate_python(values)
+        config = _SETTINGS.validate_python(values)
     except ValidationError as exc:
         raise InputError(f"{source}: {_problem(exc)}") from None
+    # a whole number given for a float setting stays as given: ``sampling`` is part of every cache key
+    given = {k: v for k, v in values.items() if type(v) is int and isinstance(getattr(config, k, None), float)}
+    return replace(config, **given)
 
 
 def _problem(exc: ValidationError) -> str:
@@ -79,7 +82,8 @@ def _problem(exc: ValidationError) -> str:
     key = ".".join(str(part) for part in error["loc"])
     if error["type"] == "unexpected_keyword_argument":
         return f"{key}: unknown setting"
-    return f"{key}: {error['msg']} (got {error['input']!r})"
+    shown = "" if key == "api_key" else f" (got {error['input']!r})"  # a key never goes to a log
+    return f"{key}: {error['msg']}{shown}"
 
 
 def _read_config_file(path: Path) -> dict[str, object]:

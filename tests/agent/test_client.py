@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 
 import pytest
 from pydantic import BaseModel
@@ -95,3 +96,12 @@ def test_a_completion_without_content_is_an_empty_answer(content: str | None) ->
     with ScriptedChatServer(lambda body: Reply(content)) as server:
         result = _chat(server)
     assert result.failure == "empty" and result.prompt_tokens == 100
+
+
+def test_a_whole_number_for_a_float_setting_keeps_the_cache_keys_it_had(tmp_path):
+    """Journals made before the settings were validated keyed ``temperature = 0`` as 0, not 0.0."""
+    config = tmp_path / "agent.toml"
+    config.write_text('[agent]\nmodel = "m"\ntemperature = 0\ntimeout_s = 30\n')
+    settings = AgentConfig.from_env(config)
+    assert json.dumps(settings.sampling, sort_keys=True) == '{"max_tokens": 4096, "seed": 0, "temperature": 0}'
+    assert settings.timeout_s == 30

@@ -18,9 +18,11 @@ from pydantic import BaseModel, Field, ValidationError
 from miner.agent.config import AgentConfig
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
-# The request failed, not the model: no answer came back, or what came back is not a chat completion at all
-# (a proxy's HTML page, ``{}``). What asked for it is left for a re-run instead of being recorded as answered.
-SERVER_FAULTS = ("timeout", "connection", "bad-response", "http-429", "http-408", "http-409")
+# The request failed, not the model: no answer came back, what came back is not a chat completion at all (a
+# proxy's HTML page, ``{}``), or the request was refused as sent (a wrong key, model or endpoint: 401, 403, 404).
+# What asked for it is left for a re-run, which the corrected settings then answer, instead of being recorded.
+SERVER_FAULTS = ("timeout", "connection", "bad-response", "http-401", "http-403", "http-404", "http-408", "http-409",
+                 "http-429")  # fmt: skip
 
 
 def is_server_fault(failure: str | None) -> bool:

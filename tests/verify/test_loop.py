@@ -96,6 +96,7 @@ def test_a_killed_run_resumes_without_redoing_or_duplicating(tmp_path, evaluate)
     [
         pytest.param("http-503", Reply(status=503), id="server-error"),
         pytest.param("http-429", Reply(status=429), id="rate-limited"),
+        pytest.param("http-401", Reply(status=401), id="wrong-key"),
         pytest.param("bad-response", Reply(raw_body=b"<html>proxy error</html>"), id="not-json"),
     ],
 )

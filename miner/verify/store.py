@@ -3,49 +3,59 @@
 An attempt's turns are written in one ``write`` on an ``O_APPEND`` descriptor and fsynced. A run killed mid-write
 leaves a torn last line and perhaps some complete turns of an attempt whose final turn is missing; the next run
 cuts the torn line off and drops those turns (replacing the file atomically), so the attempt is done again whole
-and no turn is recorded twice. Lines that are not a record (damaged, or from an older schema) are kept in the file,
-skipped and counted.
+and no turn is recorded twice (nor the turns of an earlier run of an attempt, which older versions kept). Lines
+that do not say which turn of which attempt they are (damaged) are kept in the file, skipped and counted.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-
-from pydantic import ValidationError
 
 from miner.bundle.write import make_dir
 from miner.errors import OutputError
 from miner.verify.models import Attempt
 
-Line = tuple[bytes, Attempt | None]  # a complete line and its record, None when it is not one
+Line = tuple[bytes, dict | None]  # a complete line and its record, None when it is not one
 
 
 def attempt_key(turn_key: str) -> str:
     return turn_key.rsplit(":turn", 1)[0]
 
 
-def _parse(line: bytes) -> Attempt | None:
+def _record(line: bytes) -> dict | None:
+    """The line's record if it says which turn of which attempt it is; read by those fields alone, so that a
+    record of another schema still counts for its attempt (a whole-model check would drop its valid turns)."""
     try:
-        return Attempt.model_validate_json(line)
-    except ValidationError:
+        r = json.loads(line)
+    except ValueError:  # UnicodeDecodeError included
         return None
+    shaped = isinstance(r, dict) and isinstance(r.get("key"), str) and type(r.get("turn")) is int
+    return r if shaped and isinstance(r.get("last_turn"), bool) else None
 
 
 def _complete_lines(data: bytes) -> list[Line]:
     complete = data[: data.rfind(b"\n") + 1]
-    return [(line, _parse(line)) for line in complete.splitlines(keepends=True) if line.strip()]
+    return [(line, _record(line)) for line in complete.splitlines(keepends=True) if line.strip()]
 
 
-def _finished(records: list[Attempt]) -> set[str]:
-    """Attempts whose final turn and every turn before it are recorded."""
-    turns: dict[str, set[int]] = {}
-    last: dict[str, int] = {}
-    for r in records:
-        turns.setdefault(attempt_key(r.key), set()).add(r.turn)
-        if r.last_turn:
-            last[attempt_key(r.key)] = r.turn
-    return {key for key, n in last.items() if turns[key] >= set(range(n + 1))}
+def _finished_runs(lines: list[Line]) -> dict[str, list[int]]:
+    """Per finished attempt, the indices of its lines. An attempt's run starts at its last turn 0 (an earlier run
+    is one a killed run left unfinished and an older version of this store kept), and is finished when its last
+    turn and every turn before it are recorded."""
+    runs: dict[str, list[int]] = {}
+    for i, (_, r) in enumerate(lines):
+        if r is not None:
+            key = attempt_key(r["key"])
+            runs[key] = [i] if r["turn"] == 0 else [*runs.get(key, []), i]
+    finished = {}
+    for key, run in runs.items():
+        records = [lines[i][1] for i in run]
+        last = [r["turn"] for r in records if r["last_turn"]]
+        if last and {r["turn"] for r in records} >= set(range(last[-1] + 1)):
+            finished[key] = run
+    return finished
 
 
 class AttemptStore:
@@ -64,11 +74,12 @@ class AttemptStore:
         return _complete_lines(self._bytes())
 
     def _repair(self) -> None:
-        """Cut a torn last line and the turns of unfinished attempts, so that appends start on a fresh line."""
+        """Cut a torn last line, the turns of unfinished attempts and earlier runs of finished ones, so that every
+        turn is recorded once and appends start on a fresh line."""
         data = self._bytes()
         lines = _complete_lines(data)
-        finished = _finished([r for _, r in lines if r is not None])
-        keep = [line for line, r in lines if r is None or attempt_key(r.key) in finished]
+        kept = {i for run in _finished_runs(lines).values() for i in run}
+        keep = [line for i, (line, r) in enumerate(lines) if r is None or i in kept]
         if len(keep) != len(lines):
             self._replace(b"".join(keep))
         elif (end := data.rfind(b"\n") + 1) != len(data):
@@ -88,8 +99,9 @@ class AttemptStore:
             raise OutputError(f"cannot rewrite {self.path}: {exc.strerror}") from None
 
     def records(self) -> list[dict]:
-        """Every turn recorded, as JSON objects; lines that are not a record are skipped."""
-        return [r.model_dump(mode="json") for _, r in self._lines() if r is not None]
+        """Every turn of every finished attempt, in file order; lines that are not a record are skipped."""
+        lines = self._lines()
+        return [lines[i][1] for i in sorted(i for run in _finished_runs(lines).values() for i in run)]
 
     @property
     def damaged(self) -> int:
@@ -98,7 +110,7 @@ class AttemptStore:
 
     def done(self) -> set[str]:
         """Keys of attempts whose turns are all recorded."""
-        return _finished([r for _, r in self._lines() if r is not None])
+        return set(_finished_runs(self._lines()))
 
     def append(self, turns: list[Attempt]) -> None:
         if not turns:

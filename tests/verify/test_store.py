@@ -53,3 +53,29 @@ def test_turns_of_an_unfinished_attempt_are_dropped_and_the_rest_kept(tmp_path):
     assert store.done() == {"scal:h:triton:attempt0"}
     assert store.path.read_bytes() == kept
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_turn_of_another_schema_still_counts_for_its_attempt(tmp_path):
+    store = AttemptStore(tmp_path)
+    store.append(turns(0, 2))
+    data = store.path.read_bytes().replace(b'"turn":1,', b'"turn":1,"field_of_a_later_version":1,')
+    store.path.write_bytes(data)
+    store = AttemptStore(tmp_path)
+    assert store.path.read_bytes() == data
+    assert store.done() == {"scal:h:triton:attempt0"} and store.damaged == 0
+    assert [r["turn"] for r in store.records()] == [0, 1]
+
+
+def test_an_earlier_run_of_a_finished_attempt_left_by_an_older_version_is_dropped(tmp_path):
+    """Older versions cut only a torn line: the complete turns of an attempt killed before its last turn stayed,
+    and the attempt was done again whole after them."""
+    store = AttemptStore(tmp_path)
+    killed = [t.model_copy(update={"last_turn": False}).model_dump_json() for t in turns(1, 2)]
+    store.path.write_text("\n".join(killed) + "\n")
+    store.append(turns(0, 1))
+    store.append(turns(1, 3))
+    store = AttemptStore(tmp_path)
+    kept = [(r["attempt"], r["turn"]) for r in store.records()]
+    assert kept == [(0, 0), (1, 0), (1, 1), (1, 2)]
+    assert len(store.path.read_bytes().splitlines()) == 4
+    assert store.done() == {"scal:h:triton:attempt0", "scal:h:triton:attempt1"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -104,9 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     except MinerError as exc:
         _say(f"error: {exc}")
         return 2
-    except OSError as exc:  # a file the run writes or reads whole (a full disk, a file where a folder must be)
-        if args.debug:
-            raise
+    except BrokenPipeError:  # what reads the output stopped reading (`| head`)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except OSError as exc:  # a file the run must write cannot be (a full disk, a file where a folder must be)
+        if args.debug or (exc.filename is None and exc.errno not in _STORAGE_ERRNOS):
+            return _internal_error(exc, args.debug)
         _say(f"error: {f'{exc.filename}: ' if exc.filename else ''}{exc.strerror or exc}")
         return 74
     except KeyboardInterrupt as stop:
@@ -114,11 +118,18 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"{'terminated' if terminated else 'interrupted'}; finished work is cached, a re-run resumes")
         return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
     except Exception as exc:  # never a traceback for the user unless asked
-        if args.debug:
-            raise
-        _say(f"internal error: {type(exc).__name__}: {exc} (re-run with --debug)")
-        return 70
+        return _internal_error(exc, args.debug)
     return 0
+
+
+_STORAGE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
+
+
+def _internal_error(exc: Exception, debug: bool) -> int:
+    if debug:
+        raise exc
+    _say(f"internal error: {type(exc).__name__}: {exc} (re-run with --debug)")
+    return 70
 
 
 def _say(message: str) -> None:

@@ -69,6 +69,14 @@ def test_output_or_cache_places_that_cannot_be_folders_are_one_line_errors(comma
     assert proc.returncode == 74 and f"error: {cache / 'parse'}" in _one_line(proc)
 
 
+def test_output_read_by_something_that_stops_reading_ends_quietly():
+    proc = subprocess.Popen([sys.executable, "-m", "miner.cli", "entrypoints", str(TINYBLAS)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    proc.stdout.close()  # as `| head` does once it has its lines
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and err == b""
+
+
 def test_entrypoints_lists_names_variants_and_places():
     proc = run_cli("entrypoints", str(TINYBLAS))
     assert proc.returncode == 0

@@ -9,6 +9,7 @@ the last job of the largest share left: related TUs meet in one memo instead of 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import time
 from collections import deque
@@ -62,7 +63,8 @@ class ParsePool:
                         if prepare is not None:
                             s.job = prepare(s.job)
                         s.deadline = time.monotonic() + self.timeout_s
-                        s.conn.send(s.job)
+                        with contextlib.suppress(OSError):  # a worker dead between jobs: its pipe reads as closed below
+                            s.conn.send(s.job)
                 busy = [s for s in slots if s.job is not None]
                 nearest = min(s.deadline for s in busy)
                 ready = wait([s.conn for s in busy], timeout=max(0.0, nearest - time.monotonic()))

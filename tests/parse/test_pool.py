@@ -111,3 +111,27 @@ def test_a_worker_whose_main_process_is_gone_stops_quietly():
             raise BrokenPipeError(32, "Broken pipe")
 
     _serve(GoneParent(), lambda job: ParseFailed(job.rel, "crash", ""))  # returns, no traceback
+
+
+def test_a_worker_dead_before_its_job_is_sent_is_a_crash_for_that_job_and_replaced(tmp_path, monkeypatch):
+    (tmp_path / "a.cpp").write_text("int a_function(int x) { return x; }\n")
+    (tmp_path / "b.cpp").write_text("int b_function(int x) { return x; }\n")
+    pool = ParsePool(WorkerConfig(root=str(tmp_path), launch_macros=(), kernel_macros=(), device_macros=()),
+                     jobs=1, timeout_s=60)  # fmt: skip
+    start, started = pool._start, []
+
+    def dead_on_arrival(share):
+        slot = start(share)
+        if not started:
+            slot.process.kill()
+            slot.process.join()
+        started.append(slot)
+        return slot
+
+    monkeypatch.setattr(pool, "_start", dead_on_arrival)
+    results = {
+        r.path: r
+        for r in pool.run([ParseJob("a.cpp", ("-x", "c++"), "lp64"), ParseJob("b.cpp", ("-x", "c++"), "lp64")])
+    }
+    assert isinstance(results["a.cpp"], ParseFailed) and results["a.cpp"].reason == "crash"
+    assert isinstance(results["b.cpp"], ParsedTU) and len(started) == 2

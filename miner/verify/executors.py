@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import threading
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,10 @@ class RayEvaluator:
             raise VerifyEnvironmentError("Ray is not installed: pip install ray") from exc
         self.ray = ray
         if not ray.is_initialized():
+            stop = signal.getsignal(signal.SIGTERM)
             ray.init(**{"include_dashboard": False, "log_to_driver": False, **ray_init})
+            if stop is not None and threading.current_thread() is threading.main_thread():  # Ray's exits wordless
+                signal.signal(signal.SIGTERM, stop)
         gpus = int(ray.cluster_resources().get("GPU", 0))
         per_gpu = options.device == "cuda"
         count = actors or (gpus if per_gpu else 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 
 import pytest
 
@@ -16,7 +17,9 @@ from tests.verify.conftest import ADVERSARIAL, SOLUTIONS
 def test_ray_actors_verify_a_queue_of_candidates():
     pytest.importorskip("ray", reason="ray is not installed")
     options = VerifyOptions.for_device("cpu", first_call_timeout_s=30, call_timeout_s=10)
+    before = signal.getsignal(signal.SIGTERM)
     evaluator = RayEvaluator(options, actors=2, num_cpus=2)
+    assert signal.getsignal(signal.SIGTERM) is before  # the CLI's SIGTERM handling, not Ray's
     try:
         task = load_task(task_file("scal"))
         good = Candidate("triton", (SOLUTIONS / "triton" / "scal.py").read_text())

@@ -80,8 +80,8 @@ class ModelEngine:
                 dropped[f"request-{result.failure}"] += 1
             else:
                 self._check(unit, result.parsed, attempt, dropped, number=1)
-            if attempt.failing:
-                await self._regenerate(unit, messages, result, attempt, usage, dropped)
+            if attempt.failing and (fault := await self._regenerate(unit, messages, result, attempt, usage, dropped)):
+                return None, fault
         records = [
             make_record(
                 unit,
@@ -106,7 +106,10 @@ class ModelEngine:
         }
         return finished(unit, key, records, dict(dropped), **costs), None
 
-    async def _regenerate(self, unit, messages, first: ChatResult, attempt: Attempt, usage: Usage, dropped) -> None:
+    async def _regenerate(
+        self, unit, messages, first: ChatResult, attempt: Attempt, usage: Usage, dropped
+    ) -> str | None:
+        """Asks once more for the failing items; returns the fault when the request failed, not the model."""
         findings = "\n".join(
             f"- item {n} ({item.question!r}): " + "; ".join(grounding.findings)
             for n, (item, grounding) in enumerate(attempt.failing, 1)
@@ -120,14 +123,17 @@ class ModelEngine:
         schema: type[BaseModel] = InstructionAnswer if unit.task == "implementation" else QAAnswer
         result = await self.client.chat(follow_up, schema)
         usage.add(result)
+        if is_server_fault(result.failure):
+            return result.failure
         if result.failure:
             dropped[f"regenerate-{result.failure}"] += 1
             dropped["ungrounded"] += len(failing)
-            return
+            return None
         self._check(unit, result.parsed, attempt, dropped, number=2)
         if attempt.failing:
             dropped["ungrounded"] += len(attempt.failing)
         attempt.failing = []
+        return None
 
     def _check(self, unit: Unit, parsed: BaseModel | None, attempt: Attempt, dropped: Counter, number: int) -> None:
         for item in self._items(unit, parsed, dropped):

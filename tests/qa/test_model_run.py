@@ -58,6 +58,20 @@ def test_ungrounded_items_are_regenerated_once_with_the_findings(mined, tmp_path
     assert "no_such_symbol_anywhere" in follow_up["messages"][-1]["content"]
 
 
+def test_a_regeneration_the_server_fails_leaves_the_unit_for_the_rerun(mined, tmp_path) -> None:
+    first_answers = QAResponder("ungrounded-once")
+
+    def fail_regenerations(body: dict) -> Reply:
+        return Reply(status=503) if len(body["messages"]) > 2 else first_answers(body)
+
+    with ScriptedChatServer(fail_regenerations) as server:
+        first = _run(mined, tmp_path, server, max_retries=0)
+    assert first.units_failed == {"http-503": first.units} and first.dropped == {}
+    with ScriptedChatServer(QAResponder("ungrounded-once")) as server:
+        second = _run(mined, tmp_path, server)
+    assert second.units_cached == 0 and second.dropped == {} and sum(second.kept.values()) > 0
+
+
 def test_items_still_ungrounded_after_regeneration_are_dropped_and_counted(mined, tmp_path) -> None:
     with ScriptedChatServer(QAResponder("ungrounded")) as server:
         summary = _run(mined, tmp_path, server)

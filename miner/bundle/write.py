@@ -3,38 +3,47 @@ a half-written file behind."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import jsonlines
 
 from miner.errors import OutputError
 
 
-def write_jsonl_atomic(path: Path, records: Iterable[dict]) -> int:
+@contextlib.contextmanager
+def atomic_file(path: Path, *, durable: bool = False) -> Iterator[BinaryIO]:
+    """A file to write that replaces ``path`` whole when the block ends, and leaves nothing when it fails;
+    ``durable``: on disk (fsynced) before it replaces ``path``."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    count = 0
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            writer = jsonlines.Writer(fh, compact=True, sort_keys=True)
-            for rec in records:
-                writer.write(rec)
-                count += 1
+        with open(tmp, "wb") as fh:
+            yield fh
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)  # left only when the write failed
+
+
+def write_jsonl_atomic(path: Path, records: Iterable[dict]) -> int:
+    count = 0
+    with atomic_file(path) as fh:
+        writer = jsonlines.Writer(fh, compact=True, sort_keys=True)  # a binary file gets UTF-8
+        for rec in records:
+            writer.write(rec)
+            count += 1
     return count
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)  # left only when the write failed
+    with atomic_file(path) as fh:
+        fh.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 
 def make_dir(path: Path, what: str = "output directory") -> None:

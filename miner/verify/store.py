@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from miner.bundle.write import make_dir
+from miner.bundle.write import atomic_file, make_dir
 from miner.errors import OutputError
 from miner.verify.models import Attempt
 
@@ -87,15 +87,10 @@ class AttemptStore:
                 f.truncate(end)
 
     def _replace(self, data: bytes) -> None:
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
-            with open(tmp, "wb") as f:
+            with atomic_file(self.path, durable=True) as f:
                 f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            tmp.replace(self.path)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             raise OutputError(f"cannot rewrite {self.path}: {exc.strerror}") from None
 
     def records(self) -> list[dict]:

@@ -272,7 +272,7 @@ class Verifier:
             if bad:
                 reference_moved = any(not torch.equal(a, b) for a, b in zip(expected_a, expected_b, strict=True))
                 stale = all(torch.equal(a, b) for a, b in zip(run_a.outs, run_b.outs, strict=True))
-                if reference_moved and stale:
+                if reference_moved and stale and not result.weak:  # a canary passing the first inputs is no evidence
                     raise _Abort(
                         Outcome.SUSPECTED_HACK,
                         f"{case.label}: output did not change when the inputs did (cached or input-independent)",

@@ -190,6 +190,8 @@ def _mine(args, console: Console) -> int:
     print(f"bundles: {opts.out / 'bundles.jsonl'}")
     for rel in summary.headers_unreadable:
         _say(f"warning: cannot read {rel}: the entry points it declares are not mined")
+    for rel in summary.tus_not_utf8:
+        _say(f"warning: {rel} is not UTF-8: mined, with its odd bytes shown as U+FFFD in bundle text")
     if args.qa:
         from miner.qa.cli import print_summary, run_with_progress
         from miner.qa.run import QAOptions

@@ -237,7 +237,7 @@ class ParseFailed:
     """A TU that could not be parsed at all: the reason is counted and the run goes on."""
 
     path: str
-    reason: str  # "timeout", "crash", "unreadable", "not-utf8", "clang-error"
+    reason: str  # "timeout", "crash", "unreadable", "clang-error"
     detail: str
     diagnostics: tuple[Diagnostic, ...] = ()
 
@@ -438,6 +438,7 @@ class RunSummary(BaseModel):
     tus_parsed_clang: int
     tus_fallback_tree_sitter: int
     tus_with_diagnostics: int
+    tus_not_utf8: list[str] = Field(default_factory=list)  # mined; their odd bytes are U+FFFD in bundle text
     tus_failed: dict[str, int]
     cache_hits: int
     wall_seconds: float

@@ -110,10 +110,11 @@ def test_graph_unknown_entry(tinyblas, cache_dir, tmp_path):
 
 
 def test_broken_files_are_recorded_and_the_run_completes(tmp_path, cache_dir):
-    """A non-UTF-8 TU, an unreadable TU and a TU clang cannot parse: counted, the rest mined."""
+    """A non-UTF-8 TU is mined and named; an unreadable TU and a TU clang cannot parse are counted; the rest mined."""
     lib = tmp_path / "lib"
     shutil.copytree(TINYBLAS, lib)
-    (lib / "library/src/blas1/broken_latin1.cpp").write_bytes(b"// caf\xe9\nint f() { return 0; }\n")
+    latin1 = lib / "library/src/blas1/tinyblas_dot.cpp"  # defines the dot entry points
+    latin1.write_bytes(b"// Jos\xe9's dot\n" + latin1.read_bytes())
     with open(lib / "library/include/internal/tinyblas-functions.h", "ab") as header:  # still read for its entries
         header.write(b"\n// \xff\xfe not UTF-8\n")
     unreadable = lib / "library/src/blas1/unreadable.cpp"
@@ -126,14 +127,20 @@ def test_broken_files_are_recorded_and_the_run_completes(tmp_path, cache_dir):
     proc = run_cli("mine", str(lib), "--out", str(out), "--cache", str(cache_dir), "--jobs", "2")
     assert proc.returncode == 0, proc.stderr
     report = {r["path"]: r for r in read_jsonl(out / "parse_report.jsonl")}
-    assert report["library/src/blas1/broken_latin1.cpp"]["failure_reason"] == "not-utf8"
+    odd = report["library/src/blas1/tinyblas_dot.cpp"]
+    assert odd.get("failure_reason") is None and odd["engine"] == "clang"
+    assert odd["diagnostics"][0]["severity"] == "encoding" and odd["diagnostics"][0]["line"] == 1
+    dot = next(r for r in read_jsonl(out / "entries.jsonl") if r["name"] == "tinyblas_sdot")
+    assert dot["bundle"] and dot["kernels"]  # the TU is mined, not skipped
+    assert "warning: library/src/blas1/tinyblas_dot.cpp is not UTF-8" in proc.stderr
     if report["library/src/blas1/unreadable.cpp"].get("failure_reason") is not None:  # root reads anything
         assert report["library/src/blas1/unreadable.cpp"]["failure_reason"] == "unreadable"
     generated = report["library/src/blas1/needs_generated.cpp"]
     assert generated["fallback_reason"] == "fatal-diagnostic"
     assert "Missing.h" in generated["diagnostics"][0]["message"]
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["tus_failed"]["not-utf8"] == 1
+    assert summary["tus_not_utf8"] == ["library/src/blas1/tinyblas_dot.cpp"]
+    assert "not-utf8" not in summary["tus_failed"]
     assert summary["bundles"] > 0
     assert summary["entry_points"] == len(discover(TINYBLAS, load_profile("tinyblas"))[0])
     assert summary["headers_unreadable"] == []

@@ -261,7 +261,7 @@ class ParseStage:
                 yield result
                 continue
             outcome.failures.append(result)
-            if result.reason in ("unreadable", "not-utf8"):
+            if result.reason == "unreadable":
                 continue
             try:
                 raw = Path(self.recipe.root, result.path).read_bytes()

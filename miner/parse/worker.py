@@ -110,10 +110,13 @@ class TUParser:
                 raw = fh.read()
         except OSError as exc:
             return ParseFailed(job.rel, "unreadable", str(exc))
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return ParseFailed(job.rel, "not-utf8", f"byte {exc.start}: {exc.reason}")
+        result = self._parse(job, path, raw, start)
+        odd = not_utf8(job.rel, raw)
+        if odd is not None and isinstance(result, ParsedTU):
+            result = replace(result, diagnostics=(odd, *result.diagnostics))
+        return result
+
+    def _parse(self, job: ParseJob, path: str, raw: bytes, start: float) -> ParseResult:
         try:
             tu = self.tu_index.parse(path, args=list(job.args), options=self.tu_options)
         except self.ci.TranslationUnitLoadError as exc:
@@ -194,6 +197,16 @@ def tree_sitter_tu(config: WorkerConfig, rel: str, raw: bytes, reason: str) -> P
     """A TU read by tree-sitter alone (every edge ``name-match``), and why clang did not read it."""
     functions = treesitter_facts.extract(rel, raw, config.launch_macros, config.kernel_macros, config.device_macros)
     return ParsedTU(rel, "tree-sitter", tuple(functions), (), (), (rel,), fallback_reason=reason)
+
+
+def not_utf8(rel: str, raw: bytes) -> Diagnostic | None:
+    """Clang and tree-sitter read any bytes; bundle text shows the bytes that are not UTF-8 as U+FFFD."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return Diagnostic("encoding", rel, line, f"not UTF-8 ({exc.reason}): shown as U+FFFD in bundle text")
+    return None
 
 
 def _timed(result: ParsedTU, start: float) -> ParsedTU:

@@ -133,7 +133,11 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     root = checkout.root
     profile = resolve_profile(root, opts.library)
     others = {k: v.resolve() for k, v in opts.with_libraries.items()}
+    callees = [o.name for o in profile.other_libraries]
     for name, other_root in others.items():
+        if name not in callees:
+            calls = f"it calls {', '.join(callees)}" if callees else "it calls no other library"
+            raise InputError(f"--with {name}: {profile.name} does not call {name} ({calls})")
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
     make_dir(cache_dir, "cache directory")

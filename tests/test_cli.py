@@ -12,7 +12,7 @@ import pytest
 
 from miner.parse.entrypoints import discover
 from miner.source.profile import load_profile
-from tests.conftest import TINYBLAS, read_jsonl
+from tests.conftest import TINYBLAS, TINYSOLVER, read_jsonl
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -32,6 +32,16 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
         ),
         pytest.param(["mine", "/tmp"], "not a checkout of a known library", id="undetectable"),
         pytest.param(["mine", str(TINYBLAS), "--with", "nonsense"], "--with expects LIBRARY=PATH", id="bad-with"),
+        pytest.param(
+            ["mine", str(TINYBLAS), "--with", f"tinysolver={TINYSOLVER}"],
+            "--with tinysolver: tinyblas does not call tinysolver (it calls no other library)",
+            id="with-a-library-not-called",
+        ),
+        pytest.param(
+            ["mine", str(TINYSOLVER), "--with", f"rocblas={TINYBLAS}"],
+            "--with rocblas: tinysolver does not call rocblas (it calls tinyblas)",
+            id="with-the-wrong-library",
+        ),
         pytest.param(["entrypoints", "/no/such/dir"], "no such file or directory", id="entrypoints-missing"),
         pytest.param(["mine", str(TINYBLAS), "--jobs", "0"], "argument --jobs: must be at least 1", id="zero-jobs"),
         pytest.param(

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from miner.arguments import positive_int
-from miner.bundle.write import make_dir
+from miner.bundle.write import atomic_file, make_dir
 from miner.errors import InputError, OutputError
 from miner.verify.errors import CandidateError, VerifyEnvironmentError
 
@@ -93,7 +93,8 @@ def _one_candidate(args: argparse.Namespace, task, options) -> int:
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.write_text(text)
+        with atomic_file(path) as fh:
+            fh.write(text.encode())
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror}") from None
 

@@ -221,7 +221,7 @@ class ParsedTU(_Compact):
     functions: tuple[FunctionFacts, ...]
     decls: tuple[DeclInfo, ...]
     diagnostics: tuple[Diagnostic, ...]
-    deps: tuple[str, ...]  # checkout-relative files the TU read (for the cache)
+    deps: tuple[str, ...]  # checkout-relative files the TU read
     seconds: float = 0.0
     fallback_reason: str = ""  # why tree-sitter facts were added: "fatal-diagnostic", "timeout", ...
     variant: str = "lp64"  # "ilp64" for TUs built with the library's ILP64 defines
@@ -230,6 +230,7 @@ class ParsedTU(_Compact):
     liveness_seconds: float = 0.0  # of ``seconds``: walking the instances and reading the skipped blocks
     scope: WalkScope | None = None  # None: the walk started from every start
     refs: tuple[str, ...] = ()  # USRs the instances call or read the result of that are not among them
+    read_elsewhere: tuple[str, ...] = ()  # files of ``--with`` libraries the TU read, as "@library/path"
 
 
 @dataclass(frozen=True, slots=True)

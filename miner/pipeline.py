@@ -168,7 +168,7 @@ def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_prog
 
 def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progress) -> Analysis:
     start = time.perf_counter()
-    parsed = list(p.outcome.parsed)
+    parsed = [anchor(tu, p.others) for tu in p.outcome.parsed] if p.others else list(p.outcome.parsed)
     aside = dict(p.outcome.instances_aside)
     other_rules: dict[str, RuleSet] = {}
     for name, other_profile, other in p.other_outcomes:
@@ -220,7 +220,7 @@ def _parse_library(
 ) -> ParseOutcome:
     recipe = make_recipe(root, profile, cache_dir / "stubs" / profile.name, others)
     tus = translation_units(root, profile)
-    cache = ParseCache(cache_dir / "parse", recipe.fingerprint, FileHashes(root))
+    cache = ParseCache(cache_dir / "parse", recipe.fingerprint, FileHashes(root, others))
     done = 0
 
     def tick(rel: str) -> None:
@@ -251,6 +251,21 @@ def relocate(tu: ParsedTU, prefix: str) -> ParsedTU:
         deps=tuple(fix(d) for d in tu.deps),
         inactive=tuple((fix(f), s, e) for f, s, e in tu.inactive),
     )
+
+
+def anchor(tu: ParsedTU, others: dict[str, Path]) -> ParsedTU:
+    """A TU of the mined library with the declarations it read in ``--with`` libraries (cached as
+    ``@library/path``, wherever those lie) placed in this run's checkouts of them."""
+    if not any(d.file.startswith("@") for d in tu.decls):
+        return tu
+
+    def place(path: str) -> str:
+        if not path.startswith("@"):
+            return path
+        library, _, inner = path[1:].partition("/")
+        return str(others[library] / inner) if library in others else path
+
+    return replace(tu, decls=tuple(replace(d, file=place(d.file)) for d in tu.decls))
 
 
 def entry_roots(g: nx.DiGraph, names: list[str]) -> dict[str, str | None]:

@@ -21,7 +21,7 @@ from miner.errors import CacheError
 from miner.models import Instance, ParsedTU, WalkScope
 from miner.source.files import FileHashes
 
-_FORMAT = 8
+_FORMAT = 9
 
 
 class Head(NamedTuple):
@@ -88,7 +88,7 @@ class ParseCache:
     def put(self, result: ParsedTU, salt: str = "") -> None:
         path = self._path(result.path, salt)
         path.parent.mkdir(parents=True, exist_ok=True)
-        deps = {dep: self.hashes.get(dep) for dep in result.deps}
+        deps = {dep: self.hashes.get(dep) for dep in files_read(result)}
         aside = 0
         if result.instances:  # written first: an entry that says its instances are aside always has them
             aside = _write_atomic(path.with_suffix(".instances"), result.instances)
@@ -97,13 +97,18 @@ class ParseCache:
 
     def digest(self, result: ParsedTU) -> str:
         """A name for everything ``result`` read: its dependencies' current hashes."""
-        return self.deps_digest(result.deps)
+        return self.deps_digest(files_read(result))
 
     def deps_digest(self, deps: tuple[str, ...]) -> str:
         h = hashlib.sha256()
         for dep in deps:
             h.update(f"{dep}\0{self.hashes.get(dep)}\n".encode())
         return h.hexdigest()[:16]
+
+
+def files_read(result: ParsedTU) -> tuple[str, ...]:
+    """Every file a parse read, of the checkout and of ``--with`` libraries: a change to any is a miss."""
+    return result.deps + result.read_elsewhere
 
 
 def _write_atomic(path: Path, *values: object) -> int:

@@ -74,6 +74,7 @@ class Extractor:
 
     root: str
     launch_macros: tuple[LaunchMacro, ...]
+    others: tuple[tuple[str, str], ...] = ()  # (library, checkout root) of libraries given with ``--with``
     memo: dict[tuple, tuple[FunctionFacts, tuple[DeclInfo, ...]]] = field(default_factory=dict)
     _paths: dict[str, str | None] = field(default_factory=dict)
     _texts: dict[str, _FileText] = field(default_factory=dict)
@@ -94,9 +95,21 @@ class Extractor:
                 self._texts[filename] = _FileText(fh.read())
         return self._texts[filename]
 
+    def elsewhere(self, filename: str) -> str | None:
+        """``@library/path`` of a file in another library's checkout, None for any other file."""
+        norm = os.path.normpath(filename)
+        for library, root in self.others:
+            if norm.startswith(root + os.sep):
+                return f"@{library}/{norm[len(root) + 1 :]}"
+        return None
+
     def display_path(self, filename: str) -> str:
+        """Where a file is, named the same wherever the checkouts lie: relative to the checkout, as
+        ``@library/path`` in another library's, else absolute (the toolchain's headers)."""
         rel = self.rel(filename)
-        return rel if rel is not None else os.path.normpath(filename)
+        if rel is not None:
+            return rel
+        return self.elsewhere(filename) or os.path.normpath(filename)
 
     # ------------------------------------------------------------------ TU
 

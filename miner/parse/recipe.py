@@ -12,6 +12,7 @@ import glob
 import hashlib
 import inspect
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,19 +71,37 @@ class Recipe:
             args += [arg for d in dirs for arg in ("-I", str(d))]
         return args
 
+    def portable_args(self, variant: str) -> list[str]:
+        """``variant_args`` with the checkouts and the stubs named by role, not by where they lie."""
+        return [self._portable(arg) for arg in self.variant_args(variant)]
+
+    @functools.cached_property
+    def _places(self) -> tuple[re.Pattern[str], dict[str, str]]:
+        """A pattern of the places a parse names (longest first: a checkout inside the cache is a checkout)
+        where a path ends or goes on, and the role of each."""
+        roles = {str(self.root): "<root>", str(self.stub_dir): "<stubs>"}
+        roles |= {str(root): f"<root:{name}>" for name, root in self.other_roots}
+        alternatives = "|".join(re.escape(p) for p in sorted(roles, key=len, reverse=True))
+        return re.compile(f"({alternatives})(?=$|/|[\"'>\\s])"), roles
+
+    def _portable(self, text: str) -> str:
+        pattern, roles = self._places
+        return pattern.sub(lambda m: roles[m.group(1)], text)
+
     @functools.cached_property
     def fingerprint(self) -> str:
-        """Changes whenever anything that shapes a parse changes (flags, stubs, toolchain)."""
+        """Changes whenever anything that shapes a parse changes (flags, stubs, toolchain), and not when the
+        checkouts or the cache are moved: the files a parse read are checked apart, by content."""
         h = hashlib.sha256()
         h.update(_extractor_fingerprint().encode())
         h.update(self.profile.parse_hash.encode())
         h.update(self.resource_dir.encode())
-        for name, root in self.other_roots:
-            h.update(f"{name}={root}".encode())
+        for name, _ in self.other_roots:
+            h.update(f"with {name}\n".encode())
         for path in sorted(self.stub_dir.rglob("*")):
             if path.is_file():
                 h.update(path.relative_to(self.stub_dir).as_posix().encode())
-                h.update(path.read_bytes())
+                h.update(self._portable(path.read_bytes().decode("utf-8", "replace")).encode())
         return h.hexdigest()[:16]
 
 

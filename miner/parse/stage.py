@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from miner.models import Instance, ParsedTU, ParseFailed, WalkScope
-from miner.parse.cache import Head, ParseCache
+from miner.parse.cache import Head, ParseCache, files_read
 from miner.parse.pool import ParsePool
 from miner.parse.recipe import Recipe
 from miner.parse.walk_scope import unheld
@@ -60,6 +60,7 @@ class ParseStage:
                 device_macros=profile.device_macros,
                 liveness=liveness,
                 rules=profile.rules,
+                others=tuple((name, str(root)) for name, root in recipe.other_roots),
             ),
             jobs=jobs,
             timeout_s=profile.parse_timeout_s,
@@ -108,8 +109,9 @@ class ParseStage:
         return facts
 
     def _salt(self, variant: str, pch: ParsedTU | None) -> str:
-        """What a TU's parse depends on besides its own files: its flags and the PCH's inputs."""
-        flags = hashlib.sha256("\0".join(self.recipe.variant_args(variant)).encode()).hexdigest()[:16]
+        """What a TU's parse depends on besides the files it read: its flags, wherever the checkouts and the
+        cache lie, and the PCH's inputs."""
+        flags = hashlib.sha256("\0".join(self.recipe.portable_args(variant)).encode()).hexdigest()[:16]
         liveness = "live" if self.pool.config.liveness else "no-live"
         return f"{flags}:{liveness}:{self.cache.digest(pch) if pch is not None else ''}"
 
@@ -150,7 +152,7 @@ class ParseStage:
             outcome.refs.update(head.refs)
         outcome.cache_hits = len(heads)
         parsed_now = list(fresh.values()) + list(pch.values())
-        named += [(r.path, r.engine, r.deps, r.scope) for r in parsed_now]
+        named += [(r.path, r.engine, files_read(r), r.scope) for r in parsed_now]
         for r in fresh.values():
             outcome.refs.update(r.refs)
         outcome._parsed = sorted(parsed_now, key=lambda r: r.path)

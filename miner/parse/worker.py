@@ -32,6 +32,7 @@ class WorkerConfig:
     liveness: bool = True  # also record instantiated bodies and skipped #if blocks
     rules: Rules = Rules()  # the traversal's rules: bodies it excludes are not walked
     walk_only: frozenset[str] | None = None  # USRs the walk starts from (None: every start)
+    others: tuple[tuple[str, str], ...] = ()  # (library, checkout root) of the libraries given with ``--with``
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,8 @@ class TUParser:
         self.index = ci.Index.create()  # for the precompiled prefix
         # TUs: excluding PCH declarations also makes libclang list explicit instantiations
         self.tu_index = ci.Index.create(excludeDecls=True)
-        self.extractor = Extractor(root=config.root.rstrip(os.sep), launch_macros=config.launch_macros)
+        others = tuple((name, root.rstrip(os.sep)) for name, root in config.others)
+        self.extractor = Extractor(config.root.rstrip(os.sep), config.launch_macros, others)
         self.instances = InstanceWalker(self.extractor, skips=self._excluded)
         self.tu_options = _LIVENESS_OPTIONS if config.liveness else 0
 
@@ -92,13 +94,24 @@ class TUParser:
         if any(d.severity == "fatal" for d in diags):
             return ParseFailed(job.rel, "clang-error", diags[0].message, diags)
         functions, decls = self.extractor.extract(tu, job.variant)
-        deps = sorted({r for inc in tu.get_includes() if (r := self.extractor.rel(inc.include.name)) is not None})
+        deps, elsewhere = self._files_read(tu, set())
         tmp = job.output + f".{os.getpid()}.tmp"
         tu.save(tmp)
         os.replace(tmp, job.output)
-        return _timed(
-            ParsedTU(job.rel, "clang", tuple(functions), tuple(decls), diags, tuple(deps), variant=job.variant), start
-        )
+        result = ParsedTU(job.rel, "clang", tuple(functions), tuple(decls), diags, deps, variant=job.variant)
+        return _timed(replace(result, read_elsewhere=elsewhere), start)
+
+    def _files_read(self, tu, deps: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The checkout's files a TU read (with ``deps``), and those of ``--with`` libraries."""
+        elsewhere = set()
+        for inc in tu.get_includes():
+            name = inc.include.name
+            rel = self.extractor.rel(name)
+            if rel is not None:
+                deps.add(rel)
+            elif self.extractor.others and (other := self.extractor.elsewhere(name)) is not None:
+                elsewhere.add(other)
+        return tuple(sorted(deps)), tuple(sorted(elsewhere))
 
     def __call__(self, job: ParseJob | PchJob) -> ParseResult:
         if isinstance(job, PchJob):
@@ -135,11 +148,7 @@ class TUParser:
         walk_seconds = time.perf_counter() - walk_start
         if trouble:
             diags += (Diagnostic("liveness", job.rel, 0, trouble),)
-        deps = {job.rel}
-        for inc in tu.get_includes():
-            rel = self.extractor.rel(inc.include.name)
-            if rel is not None:
-                deps.add(rel)
+        deps, elsewhere = self._files_read(tu, {job.rel})
         fatal_in_tu = any(d.severity == "fatal" for d in diags)
         result = ParsedTU(
             path=job.rel,
@@ -147,13 +156,14 @@ class TUParser:
             functions=tuple(functions),
             decls=tuple(decls),
             diagnostics=diags,
-            deps=tuple(sorted(deps)),
+            deps=deps,
             variant=job.variant,
             instances=tuple(instances),
             inactive=tuple(inactive),
             liveness_seconds=round(walk_seconds, 3),
             scope=scope,
             refs=references(instances),
+            read_elsewhere=elsewhere,
         )
         if fatal_in_tu:
             result = self.merge_fallback(result, raw)

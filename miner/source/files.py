@@ -36,18 +36,26 @@ def hash_bytes(data: bytes) -> str:
 
 
 class FileHashes:
-    """Content hashes of checkout files, computed once per run and on demand."""
+    """Content hashes of checkout files, computed once per run and on demand; ``@library/path`` names a
+    file of another library's checkout (``others``)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, others: dict[str, Path] | None = None) -> None:
         self.root = root
+        self.others = others or {}
         self._hashes: dict[str, str] = {}
 
     def get(self, rel: str) -> str:
         digest = self._hashes.get(rel)
         if digest is None:
             try:
-                digest = hash_bytes((self.root / rel).read_bytes())
-            except OSError:
+                digest = hash_bytes(self._locate(rel).read_bytes())
+            except (OSError, KeyError):
                 digest = "missing"
             self._hashes[rel] = digest
         return digest
+
+    def _locate(self, rel: str) -> Path:
+        if rel.startswith("@"):
+            library, _, inner = rel[1:].partition("/")
+            return self.others[library] / inner
+        return self.root / rel

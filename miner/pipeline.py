@@ -39,6 +39,7 @@ from miner.models import (
 )
 from miner.parse.cache import ParseCache
 from miner.parse.entrypoints import discover
+from miner.parse.places import remove_places_of_gone_checkouts, work_place
 from miner.parse.recipe import make_recipe
 from miner.parse.stage import ParseOutcome, ParseStage
 from miner.source.checkout import Checkout, describe, revision
@@ -141,6 +142,7 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
         resolve_profile(other_root, name)
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
     make_dir(cache_dir, "cache directory")
+    remove_places_of_gone_checkouts(cache_dir)
     entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
     if entries and not selected:
@@ -218,7 +220,8 @@ def _parse_library(
     phase: str,
     wanted: frozenset[str] | None = None,
 ) -> ParseOutcome:
-    recipe = make_recipe(root, profile, cache_dir / "stubs" / profile.name, others)
+    place = work_place(cache_dir, root, others)
+    recipe = make_recipe(root, profile, place / "stubs" / profile.name, others)
     tus = translation_units(root, profile)
     cache = ParseCache(cache_dir / "parse", recipe.fingerprint, FileHashes(root, others))
     done = 0
@@ -228,7 +231,7 @@ def _parse_library(
         done += 1
         progress(phase, done, len(tus))
 
-    stage = ParseStage(recipe, cache, cache_dir / "pch", jobs=opts.jobs, liveness=opts.liveness)
+    stage = ParseStage(recipe, cache, place / "pch", jobs=opts.jobs, liveness=opts.liveness)
     return stage.run(tus, on_result=tick, wanted=wanted)
 
 

@@ -117,12 +117,14 @@ def phase_libclang_pch(path: Path, library: str | None, others: dict[str, Path],
     """Every TU parsed as the cold mine parses it, against its precompiled header, and nothing else."""
     import multiprocessing as mp
 
+    from miner.parse.places import work_place
     from miner.parse.recipe import make_recipe
     from miner.pipeline import resolve_profile
 
     profile = resolve_profile(path, library)
-    recipe = make_recipe(path, profile, scratch / "cache" / "stubs" / profile.name, others)
-    pch = {v: next((scratch / "cache" / "pch").glob(f"{profile.name}-{v}-*.pch"), None) for v in ("lp64", "ilp64")}
+    place = work_place(scratch / "cache", path.resolve(), {k: v.resolve() for k, v in others.items()})
+    recipe = make_recipe(path, profile, place / "stubs" / profile.name, others)
+    pch = {v: next((place / "pch").glob(f"{profile.name}-{v}-*.pch"), None) for v in ("lp64", "ilp64")}
     _, tus = _source_files(path, library)
     work = [(str(path / rel), recipe.args(rel, pch[recipe.variant(rel)])) for rel in tus]
     start = time.perf_counter()

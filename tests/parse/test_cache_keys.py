@@ -54,7 +54,9 @@ def test_a_changed_header_of_the_library_given_with_with_is_a_miss_for_the_tus_t
     assert again.cache_hits == len(tus) - len(readers)
 
 
-def test_the_same_revision_mined_twice_through_a_temporary_worktree_parses_nothing_the_second_time(tmp_path):
+def test_the_same_revision_mined_twice_through_a_temporary_worktree_parses_nothing_the_second_time_and_keeps_one_place(
+    tmp_path,
+):
     lib = tmp_path / "lib"
     shutil.copytree(TINYBLAS, lib)
     repo = git.Repo.init(lib)
@@ -65,4 +67,6 @@ def test_the_same_revision_mined_twice_through_a_temporary_worktree_parses_nothi
     second = _mine(lib, tmp_path / "out-2", tmp_path / "cache", rev="v1")
     assert first.cache_hits == 0
     assert second.cache_hits == second.tus
+    # the stubs and PCHs of the first run's worktree, gone since, were removed; the second's are left
+    assert len(list((tmp_path / "cache" / "places").iterdir())) == 1
     assert (tmp_path / "out-1" / "bundles.jsonl").read_bytes() == (tmp_path / "out-2" / "bundles.jsonl").read_bytes()

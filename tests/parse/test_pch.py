@@ -11,7 +11,9 @@ from tests.conftest import TINYBLAS
 def test_unusable_pch_falls_back_to_a_plain_clang_parse(tmp_path):
     cache = tmp_path / "cache"
     cold = mine(MineOptions(path=TINYBLAS, out=tmp_path / "a", jobs=2, cache_dir=cache))
-    for pch in (cache / "pch").glob("*.pch"):
+    pchs = list(cache.glob("places/*/pch/*.pch"))
+    assert pchs
+    for pch in pchs:
         pch.write_bytes(b"not a precompiled header")
     for entry in (cache / "parse").rglob("*.pkl"):
         with open(entry, "rb") as fh:

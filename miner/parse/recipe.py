@@ -71,6 +71,11 @@ class Recipe:
             args += [arg for d in dirs for arg in ("-I", str(d))]
         return args
 
+    def include_dirs(self, variant: str = "lp64") -> list[Path]:
+        """The ``-I`` directories, in search order."""
+        args = self.variant_args(variant)
+        return [Path(args[i + 1]) for i, arg in enumerate(args[:-1]) if arg == "-I"]
+
     def portable_args(self, variant: str) -> list[str]:
         """``variant_args`` with the checkouts and the stubs named by role, not by where they lie."""
         return [self._portable(arg) for arg in self.variant_args(variant)]

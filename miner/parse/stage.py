@@ -69,7 +69,10 @@ class ParseStage:
     # ------------------------------------------------------------------ PCH
 
     def _prefix(self) -> Path | None:
-        headers = self.recipe.profile.pch_headers
+        """The precompiled prefix: the profile's headers that this checkout has (a release may lack some:
+        one missing header would cost every TU its PCH)."""
+        dirs = self.recipe.include_dirs()
+        headers = [h for h in self.recipe.profile.pch_headers if any((d / h).is_file() for d in dirs)]
         if not headers:
             return None
         text = "#pragma once\n" + "".join(f'#include "{h}"\n' for h in headers)

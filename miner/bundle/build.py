@@ -161,13 +161,21 @@ class BundleBuilder:
                     key = (d.rule, data["name"], caller)
                     if key not in boundaries:
                         boundaries[key] = BoundaryRecord(
-                            kind=d.rule, name=data["name"], caller=caller, call_line=d.line, declared_in=data["file"]
+                            kind=d.rule,
+                            name=data["name"],
+                            caller=caller,
+                            call_line=d.line,
+                            declared_in=self.reader.name(data["file"]),
                         )
                 else:
                     key = (data["name"], caller)
                     if key not in exclusions:
                         exclusions[key] = ExclusionRecord(
-                            name=data["name"], caller=caller, rule=d.rule, call_line=d.line, declared_in=data["file"]
+                            name=data["name"],
+                            caller=caller,
+                            rule=d.rule,
+                            call_line=d.line,
+                            declared_in=self.reader.name(data["file"]),
                         )
             for node, rid in v.region_of.items():
                 for succ in g.successors(node):

@@ -4,6 +4,7 @@ definitions its expansion comes from (``IMPL``/``INST_*`` in rocBLAS)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,6 +45,15 @@ class SourceReader:
             if rel.startswith(prefix):
                 return root / rel[len(prefix) :]
         return self.root / rel
+
+    def name(self, path: str) -> str:
+        """How outputs name a file: a file of another library's checkout as ``@lib/path``, the same on every
+        machine; any other path as it is."""
+        for prefix, root in self.other_roots.items():
+            inside = str(root) + os.sep
+            if path.startswith(inside):
+                return prefix + path[len(inside) :]
+        return path
 
     def _read(self, rel: str) -> bytes:
         try:

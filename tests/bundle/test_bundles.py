@@ -94,6 +94,16 @@ def test_exclusions_name_their_rule(tinyblas):
     assert rules["tinyblas_internal_check_numerics_vector_template"].startswith("deny_names:")
 
 
+def test_a_file_of_the_with_library_is_named_the_same_wherever_its_checkout_lies(tinysolver):
+    """A function the other library only declares (its code is generated at build time) is a boundary named
+    by its header in that library, never by the path of the checkout on this machine."""
+    _, out = tinysolver
+    named = [(x["name"], x["declared_in"]) for b in read_jsonl(out / "bundles.jsonl")
+             for x in b["boundaries"] + b["exclusions"]]  # fmt: skip
+    assert ("tinyblas_workspace_hint", "@tinyblas/library/include/internal/tinyblas-exported-proto.hpp") in named
+    assert not [n for n in named if n[1].startswith(str(TINYBLAS))]
+
+
 def test_cross_library_calls_are_real_edges_with_given_checkout(tinysolver):
     _, out = tinysolver
     b = _bundle_of(out, "tinysolver_sgetrf")

@@ -32,9 +32,8 @@ def test_moved_checkouts_and_a_moved_cache_parse_nothing_and_give_the_same_bundl
     solver, blas = tmp_path / "there" / "tinysolver", tmp_path / "there" / "tinyblas"
     warm = _mine(solver, tmp_path / "out-there", tmp_path / "cache-moved", with_libraries={"tinyblas": blas})
     assert warm.cache_hits == warm.tus == cold.tus
-    for name in ("bundles.jsonl", "entries.jsonl", "not_reached.jsonl"):
-        here = (tmp_path / "out-here" / name).read_text().replace(str(tmp_path / "here"), str(tmp_path / "there"))
-        assert here == (tmp_path / "out-there" / name).read_text(), name
+    for name in ("bundles.jsonl", "entries.jsonl", "not_reached.jsonl"):  # no output names where checkouts lie
+        assert (tmp_path / "out-here" / name).read_bytes() == (tmp_path / "out-there" / name).read_bytes(), name
 
 
 def test_a_changed_header_of_the_library_given_with_with_is_a_miss_for_the_tus_that_read_it(tmp_path):

@@ -6,6 +6,9 @@
 #include "internal/tinyblas-export.h"
 #include "tinyblas-types.h"
 
+// Defined in code tinyblas generates at build time, absent from a checkout: a sibling library sees only this.
+tinyblas_status tinyblas_workspace_hint(tinyblas_handle handle, size_t* bytes);
+
 template <typename T, typename U>
 TINYBLAS_EXPORT tinyblas_status tinyblas_internal_scal_template(tinyblas_handle handle, tinyblas_int n, const U* alpha, tinyblas_stride stride_alpha, T* x, tinyblas_stride offset_x, tinyblas_int incx, tinyblas_stride stride_x, tinyblas_int batch_count);
 

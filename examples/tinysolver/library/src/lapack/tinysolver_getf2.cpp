@@ -18,6 +18,10 @@ namespace tinysolver
         if(tinyblas_is_device_memory_size_query(handle))
             return tinyblas_set_optimal_device_memory_size(handle, size_pivot_inv);
 
+        size_t hint = 0;
+        if(tinyblas_workspace_hint(handle, &hint) == tinyblas_status_success && hint > size_pivot_inv)
+            size_pivot_inv = hint;
+
         void* pivot_inv;
         st = tinyblas_get_workspace(handle, size_pivot_inv, &pivot_inv);
         if(st != tinyblas_status_success)

@@ -10,8 +10,9 @@
     ├── OutputError                 the output directory cannot be written
     └── CacheError                  a cache entry was damaged after it was checked (it is removed)
 
-Per-file problems (unreadable, non-UTF-8, parser crash or hang) are never raised: they are
-values (`ParseFailed`) counted in the summary, and the run goes on.
+Per-file problems (unreadable, parser crash or hang) are never raised: they are values
+(`ParseFailed`) counted in the summary, and the run goes on; a file that is not UTF-8 is parsed
+all the same and named in the summary.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from miner.parse.recipe import make_recipe
 from miner.parse.stage import ParseOutcome, ParseStage
 from miner.source.checkout import Checkout, describe, revision
 from miner.source.files import FileHashes, translation_units
+from miner.source.library_paths import other_location, other_prefix
 from miner.source.profile import Profile, detect_library, load_profile
 from miner.traverse.dfs import Traverser
 from miner.traverse.rules import RuleSet
@@ -186,8 +187,7 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
     for i, e in enumerate(selected, 1):
         traversals[e.name] = walker.traverse(e.name, roots[e.name])
         progress("traverse", i, len(selected))
-    others = {other_prefix(k): v for k, v in p.others.items()}
-    reader = SourceReader(p.checkout.root, p.profile.include_dirs, others)
+    reader = SourceReader(p.checkout.root, p.profile.include_dirs, p.others)
     liveness = {}
     liveness_start = time.perf_counter()
     if opts.liveness:
@@ -235,11 +235,6 @@ def _parse_library(
     return stage.run(tus, on_result=tick, wanted=wanted)
 
 
-def other_prefix(library: str) -> str:
-    """How the files of a library given with ``--with`` are named in this run's graph and bundles."""
-    return f"@{library}/"
-
-
 def relocate(tu: ParsedTU, prefix: str) -> ParsedTU:
     """A TU of another library with its checkout-relative paths prefixed, so names never clash."""
 
@@ -263,10 +258,8 @@ def anchor(tu: ParsedTU, others: dict[str, Path]) -> ParsedTU:
         return tu
 
     def place(path: str) -> str:
-        if not path.startswith("@"):
-            return path
-        library, _, inner = path[1:].partition("/")
-        return str(others[library] / inner) if library in others else path
+        located = other_location(path, others)
+        return path if located is None else str(located)
 
     return replace(tu, decls=tuple(replace(d, file=place(d.file)) for d in tu.decls))
 

@@ -75,7 +75,7 @@ def main() -> int:
     args = ap.parse_args()
     from miner.bundle.build import BundleBuilder
     from miner.bundle.regions import SourceReader
-    from miner.pipeline import MineOptions, analyse, open_checkout, other_prefix
+    from miner.pipeline import MineOptions, analyse, open_checkout
 
     others = {k: Path(v).resolve() for k, v in (w.split("=", 1) for w in args.with_)}
     opts = MineOptions(path=args.path.resolve(), library=args.library, out=Path("/nonexistent"), jobs=args.jobs,
@@ -84,7 +84,7 @@ def main() -> int:
         t0 = time.perf_counter()
         a = analyse(opts, checkout)
         t_analyse = time.perf_counter() - t0
-        reader = SourceReader(checkout.root, a.profile.include_dirs, {other_prefix(k): v for k, v in others.items()})
+        reader = SourceReader(checkout.root, a.profile.include_dirs, others)
         builder = BundleBuilder(a.graph, reader, a.profile.name)
         names = [e.name for e in a.entries]
         t0 = time.perf_counter()

@@ -4,13 +4,13 @@ definitions its expansion comes from (``IMPL``/``INST_*`` in rocBLAS)."""
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from miner.models import FunctionFacts
+from miner.source.library_paths import other_location, other_name
 
 _MAX_MACRO_GAP = 40
 
@@ -37,23 +37,16 @@ class SourceReader:
     ) -> None:
         self.root = root
         self.include_dirs = include_dirs
-        self.other_roots = other_roots or {}  # "@lib/" prefix -> that library's checkout
+        self.other_roots = other_roots or {}  # library -> its checkout
         self._bytes = lru_cache(maxsize=4096)(self._read)
 
     def path(self, rel: str) -> Path:
-        for prefix, root in self.other_roots.items():
-            if rel.startswith(prefix):
-                return root / rel[len(prefix) :]
-        return self.root / rel
+        return other_location(rel, self.other_roots) or self.root / rel
 
     def name(self, path: str) -> str:
         """How outputs name a file: a file of another library's checkout as ``@lib/path``, the same on every
         machine; any other path as it is."""
-        for prefix, root in self.other_roots.items():
-            inside = str(root) + os.sep
-            if path.startswith(inside):
-                return prefix + path[len(inside) :]
-        return path
+        return other_name(path, self.other_roots.items()) or path
 
     def _read(self, rel: str) -> bytes:
         try:

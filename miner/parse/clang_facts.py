@@ -28,6 +28,7 @@ from miner.models import (
 )
 from miner.parse.cursor_tree import cuda_attributes
 from miner.parse.launch_text import parse_launch
+from miner.source.library_paths import other_name
 from miner.source.profile import LaunchMacro
 
 K = ci.CursorKind
@@ -97,11 +98,7 @@ class Extractor:
 
     def elsewhere(self, filename: str) -> str | None:
         """``@library/path`` of a file in another library's checkout, None for any other file."""
-        norm = os.path.normpath(filename)
-        for library, root in self.others:
-            if norm.startswith(root + os.sep):
-                return f"@{library}/{norm[len(root) + 1 :]}"
-        return None
+        return other_name(os.path.normpath(filename), self.others)
 
     def display_path(self, filename: str) -> str:
         """Where a file is, named the same wherever the checkouts lie: relative to the checkout, as

@@ -6,6 +6,7 @@ import fnmatch
 import hashlib
 from pathlib import Path
 
+from miner.source.library_paths import other_location
 from miner.source.profile import Profile
 
 SOURCE_SUFFIXES = {".cpp", ".cc", ".cxx", ".hip", ".cu"}
@@ -49,13 +50,10 @@ class FileHashes:
         if digest is None:
             try:
                 digest = hash_bytes(self._locate(rel).read_bytes())
-            except (OSError, KeyError):
+            except OSError:
                 digest = "missing"
             self._hashes[rel] = digest
         return digest
 
     def _locate(self, rel: str) -> Path:
-        if rel.startswith("@"):
-            library, _, inner = rel[1:].partition("/")
-            return self.others[library] / inner
-        return self.root / rel
+        return other_location(rel, self.others) or self.root / rel

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -21,7 +22,7 @@ def work_place(cache_dir: Path, root: Path, others: dict[str, Path]) -> Path:
     place.mkdir(parents=True, exist_ok=True)
     where = place / _WHERE
     if not where.exists():
-        tmp = where.with_name(f".{_WHERE}.tmp")
+        tmp = where.with_name(f".{_WHERE}.{os.getpid()}.tmp")  # two runs may make the same place at once
         tmp.write_text(text)
         tmp.replace(where)
     return place

@@ -1,18 +1,38 @@
 #!/usr/bin/env bash
-# Sets up rocm-miner on a fresh Debian 12 machine: the HIP toolchain from Debian, then the package.
+# Sets up rocm-miner on a fresh Debian 12 machine: the Debian packages the library profiles' parse recipes
+# need (allowlists/*.toml [[system_headers]]: hipcc's clang and HIP headers, fmt, rocPRIM, rocSPARSE), a C
+# compiler and Python's headers for the package's compiled modules, then the package.
 set -euo pipefail
 cd "$(dirname "$0")"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
-if ! [ -f /usr/include/hip/hip_runtime.h ] || ! ls /usr/lib/llvm-*/lib/clang/*/include/__clang_hip_runtime_wrapper.h >/dev/null 2>&1; then
-  $SUDO apt-get install -y -q hipcc >/dev/null 2>&1 || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q hipcc >/dev/null; }
+
+profile_packages() {
+  python3 - <<'PY'
+import glob, tomllib
+names = set()
+for path in glob.glob("allowlists/*.toml"):
+    with open(path, "rb") as fh:
+        names.update(h["package"] for h in tomllib.load(fh).get("system_headers", []))
+print(" ".join(sorted(names)))
+PY
+}
+
+wanted="$(profile_packages)"
+command -v cc >/dev/null 2>&1 || wanted="$wanted gcc"
+python3 -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
+  || wanted="$wanted python3-dev"
+missing=""
+for pkg in $wanted; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+done
+if [ -n "$missing" ]; then
+  echo "setup.sh: installing Debian packages:$missing"
+  # shellcheck disable=SC2086
+  $SUDO apt-get install -y -q $missing >/dev/null 2>&1 \
+    || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q $missing >/dev/null; }
 fi
-# the instance walk's body reader is a C extension (miner/parse/_flat.c): a C compiler and Python's headers
-if ! command -v cc >/dev/null 2>&1; then
-  $SUDO apt-get install -y -q gcc >/dev/null 2>&1 || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q gcc >/dev/null; }
-fi
-if ! python3 -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))"; then
-  $SUDO apt-get install -y -q python3-dev >/dev/null 2>&1 || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q python3-dev >/dev/null; }
-fi
-python3 -m pip install -q -e '.[test,verify]' 2>&1 | grep -v -E "^WARNING: (Running pip as|Location)" || true
+
+# a failed install fails set-up (the grep only quiets pip's notes about running as root)
+python3 -m pip install -q -e '.[test,verify]' 2>&1 | { grep -v -E "^WARNING: (Running pip as|Location)" || true; }

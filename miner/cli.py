@@ -50,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--jobs", type=positive_int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
         sp.add_argument("--out", type=Path, default=Path("output"), help="output directory")
         sp.add_argument("--cache", type=Path, default=None, help="cache directory (default OUT/.cache)")
+        sp.add_argument(
+            "--allow-missing-headers", action="store_true",
+            help="parse even when a system header the library needs is missing (a degraded run: what rests on "
+            "the TUs that stop at it is reported undecided)",
+        )  # fmt: skip
 
     mine = sub.add_parser("mine", help="mine a checkout into context bundles")
     common(mine)
@@ -63,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("path", type=Path)
     ep.add_argument("--library")
 
+    mine.add_argument(
+        "--strict", action="store_true", help="exit 1 when a TU did not parse completely (a degraded result)"
+    )
     mine.add_argument("--qa", action="store_true", help="end with grounded QA from the offline static-fact generator")
 
     from miner.qa.cli import add_parser as add_qa_parser
@@ -150,6 +158,7 @@ def _options(args):
         with_libraries=_with_pairs(args.with_),
         cache_dir=args.cache,
         liveness=getattr(args, "liveness", True),
+        allow_missing_headers=args.allow_missing_headers,
     )
 
 
@@ -163,7 +172,7 @@ def _entrypoints(args) -> int:
     for rel in unreadable:
         _say(f"warning: cannot read {rel}")
     for e in entries:
-        print(f"{e.name}\t{e.variant}\t{e.header}:{e.line}")
+        print(f"{e.name}\t{e.variant}\t{e.header or e.exported_in}:{e.line}")
     return 0
 
 
@@ -192,13 +201,27 @@ def _mine(args, console: Console) -> int:
         _say(f"warning: cannot read {rel}: the entry points it declares are not mined")
     for rel in summary.tus_not_utf8:
         _say(f"warning: {rel} is not UTF-8: mined, with its odd bytes shown as U+FFFD in bundle text")
+    if summary.tus_fatal:
+        _degraded(summary, console)
     if args.qa:
         from miner.qa.cli import print_summary, run_with_progress
         from miner.qa.run import QAOptions
 
         qa_options = QAOptions(bundles=opts.out, out=opts.out)
         print_summary(run_with_progress(qa_options, console), qa_options)
-    return 0
+    return 1 if args.strict and summary.tus_fatal else 0
+
+
+def _degraded(summary, console: Console) -> None:
+    """One line, in colour, that the result is degraded: how many TUs stopped, the commonest causes, what it costs."""
+    n = summary.tus_fatal
+    causes = "; ".join(f"{why} ({count})" for why, count in summary.tus_fatal_causes.items())
+    line = (
+        f"rocm-miner: DEGRADED: {n} TU{'s' if n != 1 else ''} did not parse completely: {causes}. "
+        f"{summary.entries_undecided} entr{'ies' if summary.entries_undecided != 1 else 'y'} left undecided "
+        f"(no kernel is called dead on such a parse); see parse_report.jsonl, and for a missing header run ./setup.sh"
+    )
+    console.print(line, style="bold red", markup=False, highlight=False, soft_wrap=True)
 
 
 def _graph(args) -> int:

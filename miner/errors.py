@@ -4,7 +4,8 @@
     ├── InputError                  the user's input is unusable
     │   ├── NotACheckoutError       the path is missing or is not a library checkout
     │   ├── UnknownLibraryError     no profile for the named library
-    │   └── RevisionError           --rev names nothing in the checkout, or it is not a git repo
+    │   ├── RevisionError           --rev names nothing in the checkout, or it is not a git repo
+    │   └── MissingHeaderError      a system header a profile's recipe needs is not installed
     ├── ProfileError                a profile file in allowlists/ is malformed
     ├── ToolchainError              libclang or its HIP headers cannot be found
     ├── OutputError                 the output directory cannot be written
@@ -40,6 +41,10 @@ class UnknownLibraryError(InputError):
 
 class RevisionError(InputError):
     """A revision cannot be checked out (unknown rev, or not a git repository)."""
+
+
+class MissingHeaderError(InputError):
+    """A system header the library's parse recipe needs is not installed (its message names the package)."""
 
 
 class ProfileError(MinerError):

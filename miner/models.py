@@ -232,6 +232,28 @@ class ParsedTU(_Compact):
     refs: tuple[str, ...] = ()  # USRs the instances call or read the result of that are not among them
     read_elsewhere: tuple[str, ...] = ()  # files of ``--with`` libraries the TU read, as "@library/path"
 
+    @property
+    def incomplete(self) -> str:
+        """Why this TU's parse cannot decide that code never runs, "" when clang read it whole: its first fatal
+        diagnostic or error (clang drops what it cannot instantiate, so a call it lost looks like one never
+        made), or that clang did not read it at all (tree-sitter did)."""
+        return f"{self.path}: {self.failure}" if self.failure else ""
+
+    @property
+    def failure(self) -> str:
+        """``incomplete`` less the TU's path: its first fatal diagnostic, else its first error, else why clang
+        did not read it; "" when clang read it whole."""
+        for severity in ("fatal", "error"):
+            for d in self.diagnostics:
+                if d.severity == severity:
+                    return d.message
+        return f"no clang parse ({self.fallback_reason or 'failed'})" if self.engine == "tree-sitter" else ""
+
+    @property
+    def stopped(self) -> bool:
+        """clang stopped reading it (a fatal diagnostic: a missing header, too many errors) or never read it."""
+        return self.engine == "tree-sitter" or any(d.severity == "fatal" for d in self.diagnostics)
+
 
 @dataclass(frozen=True, slots=True)
 class ParseFailed:
@@ -251,10 +273,15 @@ ParseResult = ParsedTU | ParseFailed
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
+    """A function the library exports: declared with its export macro in a public header, or else (``header``
+    None) declared or defined with it in one of the library's own files (``exported_in``), outside any header
+    a user includes but part of the library's ABI all the same."""
+
     name: str
-    header: str  # checkout-relative public header
-    line: int
+    header: str | None  # checkout-relative public header
+    line: int  # of the declaration in ``header``, else in ``exported_in``
     variant: str  # "lp64" or "ilp64"
+    exported_in: str = ""  # the library file that exports it, when no public header declares it
 
 
 # --------------------------------------------------------------------------- traversal
@@ -441,6 +468,12 @@ class RunSummary(BaseModel):
     tus_with_diagnostics: int
     tus_not_utf8: list[str] = Field(default_factory=list)  # mined; their odd bytes are U+FFFD in bundle text
     tus_failed: dict[str, int]
+    # TUs clang stopped reading or never read, of the mined library and the --with ones (``@lib/path``): the
+    # verdicts resting on them are undecided; the most common causes; those the rules keep out (expected)
+    tus_fatal: int = 0
+    tus_fatal_causes: dict[str, int] = Field(default_factory=dict)
+    tus_fatal_outside: list[str] = Field(default_factory=list)
+    entries_undecided: int = 0  # entries with a verdict left undecided by an incomplete parse
     cache_hits: int
     wall_seconds: float
     stage_seconds: dict[str, float] = Field(default_factory=dict)  # see ``miner.pipeline.stage_seconds``

@@ -20,8 +20,9 @@ from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
 from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
 from miner.collector import rarely_collected
-from miner.errors import InputError, NotACheckoutError
+from miner.errors import InputError, MissingHeaderError, NotACheckoutError
 from miner.graph.build import build_graph
+from miner.liveness.analyse import UNDECIDED_BY_PARSE
 from miner.liveness.cache import VerdictCache
 from miner.liveness.run import entry_verdicts
 from miner.models import (
@@ -38,6 +39,7 @@ from miner.models import (
     Traversal,
 )
 from miner.parse.cache import ParseCache
+from miner.parse.completeness import StoppedParses
 from miner.parse.entrypoints import discover
 from miner.parse.places import remove_places_of_gone_checkouts, work_place
 from miner.parse.recipe import make_recipe
@@ -46,6 +48,7 @@ from miner.source.checkout import Checkout, describe, revision
 from miner.source.files import FileHashes, translation_units
 from miner.source.library_paths import other_location, other_prefix
 from miner.source.profile import Profile, detect_library, load_profile
+from miner.source.requirements import missing_headers, missing_message
 from miner.traverse.dfs import Traverser
 from miner.traverse.rules import RuleSet
 
@@ -61,6 +64,7 @@ class MineOptions:
     with_libraries: dict[str, Path] = field(default_factory=dict)
     cache_dir: Path | None = None
     liveness: bool = True
+    allow_missing_headers: bool = False  # parse without a system header a profile needs: a degraded run
     reuse_verdicts: bool = True  # liveness verdicts of an earlier run with the same inputs
 
 
@@ -81,6 +85,7 @@ class Analysis:
     inputs: list[str] = field(default_factory=list)  # the profiles and parse digests of every library read
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, so far (see ``stage_seconds``)
     unreadable_headers: list[str] = field(default_factory=list)
+    stopped: StoppedParses = field(default_factory=StoppedParses)
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -136,11 +141,15 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     profile = resolve_profile(root, opts.library)
     others = {k: v.resolve() for k, v in opts.with_libraries.items()}
     callees = [o.name for o in profile.other_libraries]
-    for name, other_root in others.items():
+    other_profiles = {}
+    for name, other_root in sorted(others.items()):
         if name not in callees:
             calls = f"it calls {', '.join(callees)}" if callees else "it calls no other library"
             raise InputError(f"--with {name}: {profile.name} does not call {name} ({calls})")
-        resolve_profile(other_root, name)
+        other_profiles[name] = resolve_profile(other_root, name)
+    missing = missing_headers([profile, *other_profiles.values()])
+    if missing and not opts.allow_missing_headers:
+        raise MissingHeaderError(missing_message(profile.name, missing))
     cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
     make_dir(cache_dir, "cache directory")
     remove_places_of_gone_checkouts(cache_dir)
@@ -155,7 +164,7 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     wanted = frozenset(outcome.refs) if opts.liveness else None
     other_outcomes = []
     for name, other_root in sorted(others.items()):
-        other_profile = resolve_profile(other_root, name)
+        other_profile = other_profiles[name]
         other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}", wanted)
         other_outcomes.append((name, other_profile, other))
         inputs += [name, other_profile.config_hash, other.digest]
@@ -204,9 +213,13 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
         "analyse": end - start,
         "liveness_analysis": end - liveness_start,
     }
+    stopped = StoppedParses()
+    stopped.add("", p.profile, p.outcome.parsed)
+    for name, other_profile, other in p.other_outcomes:
+        stopped.add(other_prefix(name), other_profile, other.parsed)
     return Analysis(
         p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs, seconds,
-        p.unreadable_headers,
+        p.unreadable_headers, stopped,
     )  # fmt: skip
 
 
@@ -402,6 +415,12 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         tus_with_diagnostics=sum(1 for p in real if p.diagnostics),
         tus_not_utf8=sorted(p.path for p in real if any(d.severity == "encoding" for d in p.diagnostics)),
         tus_failed=dict(sorted(failed.items())),
+        tus_fatal=len(a.stopped.counted),
+        tus_fatal_causes=a.stopped.causes(),
+        tus_fatal_outside=sorted(a.stopped.outside),
+        entries_undecided=sum(
+            any(v.detail.startswith(UNDECIDED_BY_PARSE) for v in verdicts.values()) for verdicts in a.liveness.values()
+        ),
         cache_hits=a.outcome.cache_hits,
         wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),
         stage_seconds=stage_seconds({**a.seconds, "write": time.perf_counter() - start}),
@@ -430,7 +449,9 @@ def _entry_records(
     missing = {n.entry: n for n in not_reached}
     out = []
     for e in a.entries:
-        rec: dict = {"name": e.name, "variant": e.variant, "header": e.header, "line": e.line}
+        rec: dict = {"name": e.name, "variant": e.variant, "declared_in": e.header, "line": e.line}
+        if e.exported_in:
+            rec["exported_in"] = e.exported_in
         v = by_entry.get(e.name)
         if v is None:
             n = missing[e.name]

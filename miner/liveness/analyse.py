@@ -56,12 +56,19 @@ _UNDECIDED = object()
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
     """Every TU's instances by (USR, variant); the same specialisation is the same code
-    wherever it was instantiated, so the first (by TU path) stands for all."""
+    wherever it was instantiated, so the first (by TU path) of the TUs clang read whole stands for all."""
     out: dict[tuple[str, str], Instance] = {}
-    for tu in sorted(parsed, key=lambda t: t.path):
+    for tu in sorted(parsed, key=lambda t: (bool(t.incomplete), t.path)):
         for inst in tu.instances:
             out.setdefault((inst.usr, tu.variant), inst)
     return out
+
+
+def incomplete_instances(parsed: Iterable[ParsedTU]) -> dict[int, str]:
+    """The instances of TUs clang did not read whole, by ``id()``, with why the TU is incomplete: such a body may
+    lack calls clang could not instantiate, so a walk that uses it (where no whole TU holds the same one, see
+    ``index_instances``) decides nothing dead."""
+    return {id(inst): why for tu in parsed if (why := tu.incomplete) for inst in tu.instances}
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,11 +405,16 @@ class _EntryWalk:
 
 class LivenessAnalyser:
     def __init__(
-        self, g: nx.DiGraph, instances: dict[tuple[str, str], Instance], build: BuildDeadFinder | None = None
+        self,
+        g: nx.DiGraph,
+        instances: dict[tuple[str, str], Instance],
+        build: BuildDeadFinder | None = None,
+        incomplete: dict[int, str] | None = None,
     ) -> None:
         self.g = g
         self.instances = instances
         self.build = build
+        self.incomplete = incomplete or {}  # instances from TUs clang did not read whole (``incomplete_instances``)
         self._expansions: dict[tuple, list[tuple]] = {}
         self._locals_of: dict[int, dict] = {}  # by id(): one USR has an instance per variant
         self._results: dict[tuple, Interval | None] = {}
@@ -981,7 +993,23 @@ class LivenessAnalyser:
             hosts = [n for n, v in out.items() if v.live and self.g.nodes[n]["exec_space"] == "host"]
             for node, verdict in self.build.find(hosts, variant, node_set).items():
                 out.setdefault(node, verdict)
+        broken = self._resting_on_incomplete(walk, node_set)
+        if broken:
+            return _undecided(out, broken)
         return out
+
+    def _resting_on_incomplete(self, walk: _EntryWalk, within: set[str]) -> str:
+        """Why the walk cannot decide anything dead, "" when it can: the first (by path) incomplete parse
+        that holds a body it visited of a function the traversal included."""
+        if not self.incomplete:
+            return ""
+        found = [
+            why
+            for node in within
+            for inst in walk.instances_of.get(node, {}).values()
+            if (why := self.incomplete.get(id(inst)))
+        ]
+        return min(found, default="")
 
     def _below(self, roots: set[str], within: set[str]) -> set[str]:
         out: set[str] = set()
@@ -1035,6 +1063,17 @@ class LivenessAnalyser:
         per = [{(line, not value): constexpr for line, value, constexpr in i.decided} for i in insts.values()]
         common = set(per[0]).intersection(*per[1:])
         return {k: per[0][k] for k in common}
+
+
+def _undecided(verdicts: dict[str, NodeVerdict], why: str) -> dict[str, NodeVerdict]:
+    """The verdicts of an entry whose walk rests on an incomplete parse: each dead one, and each live one left
+    undecided, is live and undecided for that reason; what was found live stays as found."""
+    undecided = NodeVerdict(True, detail=f"{UNDECIDED_BY_PARSE} ({why})")
+    return {node: v if v.live and not v.detail.startswith(_NOT_DECIDED) else undecided for node, v in verdicts.items()}
+
+
+_NOT_DECIDED = ("unanalysed", "undecided")  # how a live verdict that nothing decided begins
+UNDECIDED_BY_PARSE = "undecided: parse incomplete"
 
 
 class _Results:

@@ -26,10 +26,11 @@ Block = tuple[int, int]
 
 def index_inactive(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], set[Block]]:
     """(file, variant) -> blocks skipped by every TU of that variant that read the file: a header
-    block one TU skips may be compiled in another that defines other macros first."""
+    block one TU skips may be compiled in another that defines other macros first. A TU clang did not read
+    whole says nothing: a macro from a header it could not include may be what the block tests."""
     seen: dict[tuple[str, str], set[Block] | None] = {}
     for tu in parsed:
-        if not tu.engine.startswith("clang"):
+        if tu.incomplete:
             continue
         mine: dict[str, set[Block]] = defaultdict(set)
         for file, start, end in tu.inactive:

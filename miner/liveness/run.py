@@ -18,7 +18,7 @@ from dataclasses import replace
 import networkx as nx
 
 from miner.collector import frozen
-from miner.liveness.analyse import LivenessAnalyser, index_instances
+from miner.liveness.analyse import LivenessAnalyser, incomplete_instances, index_instances
 from miner.liveness.build import BuildDeadFinder, index_inactive
 from miner.liveness.cache import VerdictCache, entry_key
 from miner.models import EntryPoint, Instance, NodeVerdict, ParsedTU, Traversal
@@ -64,7 +64,7 @@ def entry_verdicts(
 
     build = BuildDeadFinder(g, index_inactive(parsed), read, keep=keep)
     complete = [replace(tu, instances=aside[tu.path]()) if tu.path in aside else tu for tu in parsed]
-    analyser = LivenessAnalyser(g, index_instances(complete), build)
+    analyser = LivenessAnalyser(g, index_instances(complete), build, incomplete_instances(complete))
     work = [(traversals[e.name], e.variant) for e in missing]
     try:
         with frozen():  # the graph and the instances: no collection here or in a forked process scans them

@@ -1,15 +1,23 @@
-"""Public entry points: every function the public headers declare with an export macro."""
+"""Entry points: every function the library exports. First those the public headers declare with an export
+macro, in header order; then those declared or defined with it at namespace scope in the library's own files
+(rocSOLVER defines some exported functions in ``.cpp`` files that no public header declares), by file and line."""
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from pathlib import Path
 
 from miner.models import EntryPoint
+from miner.source.files import HEADER_SUFFIXES, SOURCE_SUFFIXES
 from miner.source.profile import Profile
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _IDENT_BEFORE_PAREN = re.compile(r"([A-Za-z_]\w*)\s*\($")
+_EXTERN_C = re.compile(r'extern\s*"C"')
+_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)  # a preprocessor line with its continuations
+_OPENS_SCOPE = re.compile(r"(?:\bextern_C_\s*|\bnamespace(?:\s+[\w:]+)?\s*)$")  # before a '{' that is not a body
 
 
 def blank_comments(text: str) -> str:
@@ -37,7 +45,56 @@ def discover(root: Path, profile: Profile) -> tuple[list[EntryPoint], list[str]]
                 counted_to = m.start()
                 variant = "ilp64" if name.endswith("_64") else "lp64"
                 seen[name] = EntryPoint(name=name, header=rel, line=line, variant=variant)
+    for entry in source_exports(root, profile):
+        seen.setdefault(entry.name, entry)
     return list(seen.values()), unreadable
+
+
+def source_exports(root: Path, profile: Profile) -> list[EntryPoint]:
+    """Functions the library's own files (its source directories) declare or define with an export macro at
+    namespace scope (members and macro bodies are not entry points), by file and line."""
+    macro = re.compile(r"[{{}}]|\b(?:{})\b".format("|".join(map(re.escape, profile.export_macros))))
+    out: list[EntryPoint] = []
+    for rel in _library_files(root, profile):
+        try:
+            raw = (root / rel).read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        if not any(m in raw for m in profile.export_macros):
+            continue
+        text = _code_only(raw)
+        scopes: list[bool] = []  # per open brace: whether it only opens a namespace or an extern "C" block
+        for m in macro.finditer(text):
+            token = m.group(0)
+            if token == "{":
+                scopes.append(bool(_OPENS_SCOPE.search(text, max(0, m.start() - 200), m.start())))
+            elif token == "}":
+                if scopes:
+                    scopes.pop()
+            elif all(scopes) and (name := _declared_name(text, m.end())):
+                variant = "ilp64" if name.endswith("_64") else "lp64"
+                line = text.count("\n", 0, m.start()) + 1
+                out.append(EntryPoint(name=name, header=None, line=line, variant=variant, exported_in=rel))
+    return out
+
+
+def _library_files(root: Path, profile: Profile) -> list[str]:
+    found = set()
+    for src in profile.sources:
+        base = root / src
+        if base.is_dir():
+            for path in base.rglob("*"):
+                if path.suffix in SOURCE_SUFFIXES | HEADER_SUFFIXES and path.is_file():
+                    found.add(path.relative_to(root).as_posix())
+    return sorted(r for r in found if not any(fnmatch.fnmatchcase(r, g) for g in profile.exclude_sources))
+
+
+def _code_only(text: str) -> str:
+    """Comments, string and character literals and preprocessor lines blanked (``extern "C"`` kept as a
+    word of the same length), so that braces and macros are the code's own and offsets stay exact."""
+    text = _EXTERN_C.sub(lambda m: "extern_C_".ljust(len(m.group(0))), blank_comments(text))
+    text = _STRING.sub(lambda m: " " * len(m.group(0)), text)
+    return _DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def _declared_name(text: str, start: int) -> str | None:

@@ -20,6 +20,7 @@ from miner import models
 from miner.errors import ToolchainError
 from miner.source.files import is_ilp64
 from miner.source.profile import Profile
+from miner.source.requirements import find_header
 
 _CUDA_WRAPPERS = ("algorithm", "complex", "new")
 HIP_RUNTIME_HEADER = "/usr/include/hip/hip_runtime.h"
@@ -107,6 +108,9 @@ class Recipe:
             if path.is_file():
                 h.update(path.relative_to(self.stub_dir).as_posix().encode())
                 h.update(self._portable(path.read_bytes().decode("utf-8", "replace")).encode())
+        for need in self.profile.system_headers:  # installed since (or removed): every TU that read it changes
+            found = find_header(need.header)
+            h.update(f"{need.header}\0{hashlib.sha256(found.read_bytes()).hexdigest() if found else '-'}\n".encode())
         return h.hexdigest()[:16]
 
 

@@ -26,6 +26,14 @@ class LaunchMacro:
 
 
 @dataclass(frozen=True, slots=True)
+class SystemHeader:
+    """A header the parse recipe needs from the system, and the Debian package that provides it."""
+
+    header: str  # as included: "fmt/core.h"
+    package: str  # "libfmt-dev"
+
+
+@dataclass(frozen=True, slots=True)
 class BoundaryRule:
     kind: str
     names: tuple[str, ...] = ()
@@ -75,6 +83,7 @@ class Profile:
     device_macros: tuple[str, ...]
     rules: Rules
     other_libraries: tuple[OtherLibrary, ...] = ()
+    system_headers: tuple[SystemHeader, ...] = ()
     parse_timeout_s: float = 120.0
     text: str = field(default="", repr=False)
 
@@ -155,6 +164,7 @@ def _profile_from(data: dict, text: str) -> Profile:
             boundaries=boundaries,
         ),
         other_libraries=others,
+        system_headers=tuple(SystemHeader(h["header"], h["package"]) for h in data.get("system_headers", [])),
         text=text,
     )
 

@@ -69,3 +69,18 @@ def test_the_same_revision_mined_twice_through_a_temporary_worktree_parses_nothi
     # the stubs and PCHs of the first run's worktree, gone since, were removed; the second's are left
     assert len(list((tmp_path / "cache" / "places").iterdir())) == 1
     assert (tmp_path / "out-1" / "bundles.jsonl").read_bytes() == (tmp_path / "out-2" / "bundles.jsonl").read_bytes()
+
+
+def test_a_system_header_installed_after_a_mine_is_a_miss_for_every_tu(tmp_path, monkeypatch):
+    """A parse made while a header the profile needs was missing stopped at it: installing the header (./setup.sh)
+    must make the next mine parse again, though no file of the checkout changed."""
+    from miner.source import requirements
+
+    installed = requirements.SYSTEM_INCLUDE_DIRS
+    monkeypatch.setattr(requirements, "SYSTEM_INCLUDE_DIRS", (tmp_path / "empty",))
+    missing = _mine(TINYBLAS, tmp_path / "a", tmp_path / "cache", allow_missing_headers=True)
+    monkeypatch.setattr(requirements, "SYSTEM_INCLUDE_DIRS", installed)
+    after = _mine(TINYBLAS, tmp_path / "b", tmp_path / "cache")
+    again = _mine(TINYBLAS, tmp_path / "c", tmp_path / "cache")
+    assert missing.cache_hits == 0 and after.cache_hits == 0
+    assert again.cache_hits == again.tus

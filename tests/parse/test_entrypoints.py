@@ -43,3 +43,47 @@ def test_a_header_with_bytes_that_are_not_utf8_is_read_and_one_that_cannot_be_re
                                "export_macros": ("LIB_EXPORT",)})  # fmt: skip
     entries, unreadable = discover(tmp_path, profile)
     assert [e.name for e in entries] == ["kept"] and unreadable == ["gone.h"]
+
+
+def _profile_with(tmp_path: Path, **fields):
+    profile = load_profile("tinyblas")
+    return type(profile)(**{**{s: getattr(profile, s) for s in profile.__slots__}, **fields})
+
+
+def test_functions_exported_from_the_library_files_are_entry_points_and_members_and_macro_bodies_are_not(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "api.h").write_text("LIB_EXPORT int in_header(int);\n")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "extra.cpp").write_text(
+        '#include "api.h"\n'
+        "#define MAKE(name_) \\\n    LIB_EXPORT int name_(int n) { return n; }\n"
+        "struct handle\n{\n    bool LIB_EXPORT member(int size);\n};\n"
+        'const char* text = "LIB_EXPORT int in_a_string(int);";\n'
+        "// LIB_EXPORT int in_a_comment(int);\n"
+        'extern "C" {\n'
+        "LIB_EXPORT int\nsource_only(int n)\n{\n    if(n) { return 1; }\n    return 0;\n}\n"
+        "LIB_EXPORT int in_header(int n) { return n; }\n"
+        "}\n"
+        "namespace lib\n{\n"
+        "LIB_EXPORT void in_a_namespace();\n"
+        "}\n"
+    )
+    (src / "internal.hpp").write_text('extern "C" LIB_EXPORT void declared_privately();\n')
+    profile = _profile_with(
+        tmp_path, public_headers=("inc/api.h",), export_macros=("LIB_EXPORT",), sources=("src",), exclude_sources=()
+    )
+    entries, _ = discover(tmp_path, profile)
+    got = [(e.name, e.header, e.exported_in, e.line) for e in entries]
+    assert got == [
+        ("in_header", "inc/api.h", "", 1),  # the public header's declaration stands
+        ("source_only", None, "src/extra.cpp", 11),
+        ("in_a_namespace", None, "src/extra.cpp", 21),
+        ("declared_privately", None, "src/internal.hpp", 1),
+    ]
+
+
+def test_tinysolver_exports_a_function_no_public_header_declares():
+    entries, _ = discover(TINYSOLVER, load_profile("tinysolver"))
+    hidden = [(e.name, e.exported_in) for e in entries if e.header is None]
+    assert hidden == [("tinysolver_sgetrf_info32", "library/src/lapack/tinysolver_getrf.cpp")]

@@ -1,5 +1,6 @@
 // Example library for rocm-miner tests. MIT licence.
 #include "tinysolver_getrf.hpp"
+#include "tinysolver/tinysolver-export.h"
 
 namespace tinysolver
 {
@@ -61,4 +62,19 @@ extern "C" tinyblas_status tinysolver_zgetrf(tinyblas_handle handle, const tinyb
                                              tinyblas_int* info)
 {
     return tinysolver::getrf_impl<tinyblas_double_complex>(handle, m, n, A, lda, ipiv, info);
+}
+
+// Exported, but declared in no public header (rocSOLVER's *_info32 and *_outofplace pattern): part of the
+// library's ABI all the same.
+extern "C" {
+TINYSOLVER_EXPORT tinyblas_status tinysolver_sgetrf_info32(tinyblas_handle handle,
+                                                           const tinyblas_int m,
+                                                           const tinyblas_int n,
+                                                           float* A,
+                                                           const tinyblas_int lda,
+                                                           tinyblas_int* ipiv,
+                                                           tinyblas_int* info)
+{
+    return tinysolver::getrf_impl<float>(handle, m, n, A, lda, ipiv, info);
+}
 }

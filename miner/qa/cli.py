@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -79,6 +80,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
         return 0
     print_summary(result, options)
+    degraded = _degraded_mine(options.bundles)
+    if degraded:
+        print(f"rocm-miner: warning: {degraded}", file=sys.stderr)
     if result.units_failed:
         failed = ", ".join(f"{reason} {n}" for reason, n in sorted(result.units_failed.items()))
         kept = "; qa.jsonl and qa_summary.json are still those of the last complete run" if result.outputs_kept else ""
@@ -86,6 +90,22 @@ def run(args: argparse.Namespace, console: Console) -> int:
               file=sys.stderr)  # fmt: skip
         return 1
     return 0
+
+
+def _degraded_mine(bundles: Path) -> str:
+    """What the mine that made these bundles says of TUs that did not parse completely, "" if nothing."""
+    folder = bundles if bundles.is_dir() else bundles.parent
+    try:
+        summary = json.loads((folder / "summary.json").read_text())
+        stopped, undecided = int(summary.get("tus_fatal", 0)), int(summary.get("entries_undecided", 0))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return ""
+    if not stopped:
+        return ""
+    return (
+        f"the mine in {folder} is degraded: {stopped} TUs did not parse completely and {undecided} entries are "
+        f"undecided, so these items may name kernels that never run (mine again after ./setup.sh)"
+    )
 
 
 def run_with_progress(options: QAOptions, console: Console) -> QASummary | DryRun:

@@ -78,3 +78,11 @@ def test_a_whole_parse_is_not_called_degraded(tmp_path, capsys, cache_dir):
     ]
     assert cli.main([*argv, "--strict"]) == 0
     assert "DEGRADED" not in capsys.readouterr().err
+
+
+def test_qa_on_a_degraded_mine_says_so(without_logger, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("OPENAI_MODEL", raising=False)
+    out = without_logger[1]
+    assert cli.main(["qa", str(out), "--out", str(tmp_path), "--offline"]) == 0
+    err = capsys.readouterr().err
+    assert "degraded" in err and f"{len(without_logger[0].stopped.counted)} TUs did not parse completely" in err

@@ -213,7 +213,7 @@ def _mine(args, console: Console) -> int:
 
 
 def _degraded(summary, console: Console) -> None:
-    """One line, in colour, that the result is degraded: how many TUs stopped, the commonest causes, what it costs."""
+    """One line, in colour, that the result is degraded: how many TUs did not parse completely, the commonest causes, what it costs."""
     n = summary.tus_fatal
     causes = "; ".join(f"{why} ({count})" for why, count in summary.tus_fatal_causes.items())
     line = (

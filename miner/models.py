@@ -249,11 +249,6 @@ class ParsedTU(_Compact):
                     return d.message
         return f"no clang parse ({self.fallback_reason or 'failed'})" if self.engine == "tree-sitter" else ""
 
-    @property
-    def stopped(self) -> bool:
-        """clang stopped reading it (a fatal diagnostic: a missing header, too many errors) or never read it."""
-        return self.engine == "tree-sitter" or any(d.severity == "fatal" for d in self.diagnostics)
-
 
 @dataclass(frozen=True, slots=True)
 class ParseFailed:
@@ -468,8 +463,9 @@ class RunSummary(BaseModel):
     tus_with_diagnostics: int
     tus_not_utf8: list[str] = Field(default_factory=list)  # mined; their odd bytes are U+FFFD in bundle text
     tus_failed: dict[str, int]
-    # TUs clang stopped reading or never read, of the mined library and the --with ones (``@lib/path``): the
-    # verdicts resting on them are undecided; the most common causes; those the rules keep out (expected)
+    # TUs clang did not read whole (a fatal diagnostic, an error, no clang parse), of the mined library and the
+    # --with ones (``@lib/path``): verdicts resting on them are undecided; the commonest causes; those the rules
+    # keep out of the traversal (expected: the generated-code boundary)
     tus_fatal: int = 0
     tus_fatal_causes: dict[str, int] = Field(default_factory=dict)
     tus_fatal_outside: list[str] = Field(default_factory=list)

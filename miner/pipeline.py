@@ -39,7 +39,7 @@ from miner.models import (
     Traversal,
 )
 from miner.parse.cache import ParseCache
-from miner.parse.completeness import StoppedParses
+from miner.parse.completeness import IncompleteParses
 from miner.parse.entrypoints import discover
 from miner.parse.places import remove_places_of_gone_checkouts, work_place
 from miner.parse.recipe import make_recipe
@@ -85,7 +85,7 @@ class Analysis:
     inputs: list[str] = field(default_factory=list)  # the profiles and parse digests of every library read
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, so far (see ``stage_seconds``)
     unreadable_headers: list[str] = field(default_factory=list)
-    stopped: StoppedParses = field(default_factory=StoppedParses)
+    incomplete: IncompleteParses = field(default_factory=IncompleteParses)
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -213,13 +213,13 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
         "analyse": end - start,
         "liveness_analysis": end - liveness_start,
     }
-    stopped = StoppedParses()
-    stopped.add("", p.profile, p.outcome.parsed)
+    incomplete = IncompleteParses()
+    incomplete.add("", p.profile, p.outcome.parsed)
     for name, other_profile, other in p.other_outcomes:
-        stopped.add(other_prefix(name), other_profile, other.parsed)
+        incomplete.add(other_prefix(name), other_profile, other.parsed)
     return Analysis(
         p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs, seconds,
-        p.unreadable_headers, stopped,
+        p.unreadable_headers, incomplete,
     )  # fmt: skip
 
 
@@ -415,9 +415,9 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
         tus_with_diagnostics=sum(1 for p in real if p.diagnostics),
         tus_not_utf8=sorted(p.path for p in real if any(d.severity == "encoding" for d in p.diagnostics)),
         tus_failed=dict(sorted(failed.items())),
-        tus_fatal=len(a.stopped.counted),
-        tus_fatal_causes=a.stopped.causes(),
-        tus_fatal_outside=sorted(a.stopped.outside),
+        tus_fatal=len(a.incomplete.counted),
+        tus_fatal_causes=a.incomplete.causes(),
+        tus_fatal_outside=sorted(a.incomplete.outside),
         entries_undecided=sum(
             any(v.detail.startswith(UNDECIDED_BY_PARSE) for v in verdicts.values()) for verdicts in a.liveness.values()
         ),

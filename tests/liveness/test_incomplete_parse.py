@@ -34,7 +34,7 @@ def _entries(out: Path) -> dict[str, dict]:
 def test_no_kernel_or_helper_is_dead_for_an_entry_whose_tus_stopped(without_logger, tinysolver):
     out = without_logger[1]
     entries = _entries(out)
-    stopped = {p for p, _ in without_logger[0].stopped.counted}
+    stopped = {p for p, _ in without_logger[0].incomplete.counted}
     assert stopped, "the premise: TUs that read the lost header stop at it"
     whole = _entries(tinysolver[1])
     once_dead = {n for n, e in whole.items() if any(not k["live"] for k in e["kernels"])}
@@ -49,7 +49,7 @@ def test_no_kernel_or_helper_is_dead_for_an_entry_whose_tus_stopped(without_logg
 def test_the_summary_counts_the_stopped_tus_their_causes_and_the_undecided_entries(without_logger, tinysolver):
     a, out = without_logger[:2]
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["tus_fatal"] == len(a.stopped.counted) > 0
+    assert summary["tus_fatal"] == len(a.incomplete.counted) > 0
     assert summary["tus_fatal_causes"] == {"'tinysolver_logger.hpp' file not found": summary["tus_fatal"]}
     assert summary["entries_undecided"] > 0
     whole = json.loads((tinysolver[1] / "summary.json").read_text())
@@ -85,4 +85,20 @@ def test_qa_on_a_degraded_mine_says_so(without_logger, tmp_path, capsys, monkeyp
     out = without_logger[1]
     assert cli.main(["qa", str(out), "--out", str(tmp_path), "--offline"]) == 0
     err = capsys.readouterr().err
-    assert "degraded" in err and f"{len(without_logger[0].stopped.counted)} TUs did not parse completely" in err
+    assert "degraded" in err and f"{len(without_logger[0].incomplete.counted)} TUs did not parse completely" in err
+
+
+def test_an_error_clang_recovered_from_still_decides_nothing(tmp_path, tinysolver):
+    """clang goes on after an error, but drops what it cannot instantiate: a call it lost looks like one never made."""
+    root = tmp_path / "tinysolver"
+    shutil.copytree(TINYSOLVER, root)
+    broken = root / "library/src/lapack/tinysolver_getrf.cpp"
+    broken.write_text(broken.read_text() + "\nundeclared_type_of_ours oops;\n")
+    a, out = _mine(root, tmp_path / "out", tmp_path / "cache", with_libraries={"tinyblas": TINYBLAS})
+    assert a.incomplete.counted == [
+        ("library/src/lapack/tinysolver_getrf.cpp", "unknown type name 'undeclared_type_of_ours'")
+    ]
+    entries, whole = _entries(out), _entries(tinysolver[1])
+    getrf = [n for n in whole if n.startswith("tinysolver_") and "getrf" in n and not n.endswith("_batched")]
+    assert any(not k["live"] for n in getrf for k in whole[n]["kernels"]), "the premise: dead when the parse is whole"
+    assert all(k["live"] for n in getrf for k in entries[n]["kernels"])

@@ -47,3 +47,20 @@ def tinysolver(tmp_path_factory, cache_dir) -> tuple[Analysis, Path]:
 
 def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+EXPECTED_COUNT = Path(__file__).with_name("expected_count.txt")  # raise it when tests are added
+
+
+def pytest_collection_finish(session) -> None:
+    """A whole-suite run (no paths, -k, -m or deselection) that collects fewer than 95 % of the recorded number of
+    tests fails: a suite that loses a folder to a failed install must not pass by testing less."""
+    config = session.config
+    whole = config.args_source != pytest.Config.ArgsSource.ARGS and not (
+        config.option.keyword or config.option.markexpr or config.option.deselect or getattr(config.option, "lf", False)
+    )
+    expected = int(EXPECTED_COUNT.read_text())
+    if whole and len(session.items) < 0.95 * expected:
+        pytest.exit(
+            f"collected {len(session.items)} tests, fewer than 95 % of the {expected} in {EXPECTED_COUNT.name}", 1
+        )

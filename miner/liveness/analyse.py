@@ -13,8 +13,10 @@ instantiated walk never reached:
 - ``build``: code the library's default build configuration leaves out (``#if``).
 
 What cannot be decided is ``live``: a host callee whose instantiated body no TU holds makes
-everything below it live, with ``unanalysed`` in the detail, never dead. Device code is not
-walked per type: what a live kernel calls is live with it.
+everything below it live, with ``unanalysed`` in the detail, never dead. Device code is walked per type for
+what it calls (``miner.parse.instances``): a helper overload a live kernel's instantiation never calls is dead
+(``type``), one only a folded branch calls is dead (``constant``); a device function whose instantiated body was
+not read makes what it calls live with it.
 
 Liveness is over the code the traversal follows: functions the library's rules exclude (logging,
 numerics checks) are not walked, so a path through them makes nothing live (rocBLAS's numerics checker
@@ -966,7 +968,10 @@ class LivenessAnalyser:
         nodes = [d.node for d in included]
         node_set = set(nodes)
         undecided = self._below(walk.unanalysed, node_set) if walk.complete else node_set
-        device = self._below({n for n in walk.live if self.g.nodes[n]["exec_space"] != "host"}, node_set)
+        # device code whose instantiated body the walk did not visit: live with the live device code that calls it
+        device = self._below(
+            {n for n in walk.live if self.g.nodes[n]["exec_space"] != "host" and not walk.instances_of.get(n)}, node_set
+        )
         out: dict[str, NodeVerdict] = {}
         for node in nodes:
             if node in walk.live:

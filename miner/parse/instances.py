@@ -9,9 +9,10 @@ specialisation clang did not select is simply not called. Branches clang cannot 
 as guards, reduced to expressions over the function's parameters, so that constants passed
 down the call path (``batch_count = 1``) can decide them later.
 
-Device code (kernels and their helpers) is not walked: which kernels run is decided on the host,
-and walking every instantiated kernel body costs more than the parse itself (measured: 8.8 s
-for rocblas_gemv_kernels.cpp); a kernel's helpers are live with it.
+Device code (kernels and their helpers) is read only for what it calls: which kernels run is decided on the
+host, and walking every instantiated kernel body with the host analysis costs more than the parse itself
+(measured: 8.8 s for rocblas_gemv_kernels.cpp). Its calls name the helper overloads and specialisations clang
+selected for the kernel's types, on the side of each branch its template arguments fold.
 
 Specialisations are identified by USR (``c:@F@f<#f>#...``), which is the same in every TU, so a
 call to ``f<float>`` that is only declared here (an extern template) is linked to the TU that
@@ -136,14 +137,16 @@ def _operator(cursor: ci.Cursor, what: str) -> str:
 
 
 _HOST = ExecSpace.HOST.value
+_GLOBAL = ExecSpace.GLOBAL.value
 
 
 @dataclass(frozen=True, slots=True)
 class _Callee:
     pattern: str  # USR of the template it is a specialisation of ("" for a plain function)
     host: bool  # runs on the host: its arguments can decide branches in its body
-    body: ci.Cursor | None  # a host definition in the checkout, to walk
+    body: ci.Cursor | None  # a definition in the checkout, to walk
     bodiless: bool  # declared here, defined in another TU (or nowhere we can see)
+    kernel: bool = False  # a ``__global__`` function: a call is a launch
 
 
 @dataclass
@@ -200,7 +203,7 @@ class InstanceWalker:
                 inst = hit[0]
                 bodies, bodiless = self._callee_bodies(cursor, inst)
             else:
-                inst, bodies, bodiless = self._instance(cursor)
+                inst, bodies, bodiless = self._instance(cursor) if _on_host(cursor) else self._device_instance(cursor)
             self.memo[(usr, variant)] = (inst, bodiless)
             complete.clear()
             out[usr] = inst
@@ -290,6 +293,59 @@ class InstanceWalker:
             pointees=tuple(sorted(self._kept_pointers)),
         )
         return inst, bodies, frozenset(bodiless)
+
+    def _device_instance(self, fn: ci.Cursor) -> tuple[Instance, list[ci.Cursor], frozenset[str]]:
+        """A kernel's or device helper's instantiated body, read only for what it calls: the overloads and
+        specialisations clang selected, on the side of each branch its template arguments fold
+        (``CONJ ? conj(x) : x``). Nothing on the host gives a device function values, so its calls carry no
+        guards and the value analysis of host bodies is not run on it (that costs more than the parse)."""
+        self._fresh_memos()
+        body = next((ch for ch in tree(fn).children if ch.kind in (K.COMPOUND_STMT, K.CXX_TRY_STMT)), None)
+        calls: dict[tuple[str, int], InstanceCall] = {}
+        decided: set[tuple[int, bool, bool]] = set()
+        bodies: list[ci.Cursor] = []
+        bodiless: set[str] = set()
+        seen: set[str] = set()
+        stack = [body] if body is not None else []
+        while stack:
+            cur = stack.pop()
+            kind = cur.kind
+            if kind in (K.IF_STMT, K.CONDITIONAL_OPERATOR) and (folded := self._folded(cur)) is not None:
+                line, value, constexpr, kept = folded
+                decided.add((line, value, constexpr))
+                stack.extend(kept)
+                continue
+            if kind in _REFS and (ref := cur.referenced) is not None and ref.kind in _CALLABLE and not ref.system:
+                name, target = ref.spelling, ref.get_usr()
+                if name and target and not name.startswith("operator"):
+                    callee = self._callee_of(target, ref)
+                    calls.setdefault((target, cur.line), InstanceCall(target, callee.pattern, cur.line))
+                    if target not in seen:
+                        _follow(target, callee, seen, bodies, bodiless)
+            stack.extend(cur.children)
+        inst = Instance(
+            usr=fn.get_usr(),
+            pattern=(tpl.get_usr() if (tpl := _primary_template(fn)) is not None else ""),
+            params=(),
+            calls=tuple(sorted(calls.values(), key=_call_order)),
+            decided=tuple(sorted(decided)),
+        )
+        return inst, bodies, frozenset(bodiless)
+
+    def _folded(self, cur) -> tuple[int, bool, bool, list] | None:
+        """An ``if`` or ``?:`` whose condition clang folds: (line, value, constexpr, the nodes still run), else None."""
+        if cur.kind == K.CONDITIONAL_OPERATOR:
+            parts = list(cur.get_children())
+            if len(parts) != 3 or (value := evaluate_int(parts[0])) is None:
+                return None
+            return cur.line, bool(value), False, [parts[0], parts[1] if value else parts[2]]
+        split = self._split_if(cur)
+        if split is None or not split[3] or (value := evaluate_int(split[3][-1])) is None:
+            return None
+        data, _, constexpr, header, branches = split
+        then_branch, else_branch = _branches(data, branches)
+        taken = then_branch if value else else_branch
+        return cur.line, bool(value), constexpr, [*header, *([taken] if taken is not None else [])]
 
     def _fresh_memos(self) -> None:
         """Forget what was memoised per node of a body."""
@@ -393,7 +449,7 @@ class InstanceWalker:
 
     def _reference(self, cur, guards, calls, bodies, bodiless, seen_targets, written) -> bool:
         """Records a call or a function named; True for a kernel launch, whose arguments are then
-        left to ``_launch_arguments``."""
+        left to ``_launch_arguments`` (a call of a ``__host__ __device__`` helper is walked like any other)."""
         ref = cur.referenced
         if ref is None or ref.kind not in _CALLABLE or ref.system:
             return False
@@ -421,7 +477,7 @@ class InstanceWalker:
         calls[key] = InstanceCall(target, callee.pattern, line, guards, args, ranges)
         if target not in seen_targets:
             _follow(target, callee, seen_targets, bodies, bodiless)
-        return cur.kind == K.CALL_EXPR and not callee.host
+        return cur.kind == K.CALL_EXPR and callee.kernel
 
     def _launch_arguments(self, launch, guards, state) -> None:
         """The configuration and arguments of a kernel launch (most of a launcher's nodes): only the
@@ -463,11 +519,11 @@ class InstanceWalker:
         definition = ref.get_definition()
         if definition is None:
             return _Callee(pattern, _exec_space(tpl if tpl is not None else ref) == _HOST, None, True)
-        host = _exec_space(tpl if tpl is not None else definition) == _HOST
+        space = _exec_space(tpl if tpl is not None else definition)
         f = definition.location.file
         inside = f is not None and self.extractor.rel(f.name) is not None
-        # device code is not walked: it is live with its kernel
-        return _Callee(pattern, host, definition if host and inside else None, False)
+        # device code is read too (``_device_instance``), for the helper overloads a kernel's instantiation calls
+        return _Callee(pattern, space == _HOST, definition if inside else None, False, space == _GLOBAL)
 
     # ------------------------------------------------------------------ branches
 
@@ -1025,17 +1081,7 @@ class InstanceWalker:
         cond = header[-1]
         for ch in header:
             stack.append((ch, guards, defs))
-        then_branch = else_branch = None
-        if len(branches) >= 2:
-            then_branch, else_branch = branches[0], branches[1]
-        elif len(branches) == 1 and not data:
-            then_branch = branches[0]  # a macro's if: children are (condition, then[, else])
-        elif len(branches) == 1:
-            before = data[max(0, branches[0].offset - 64) : branches[0].offset]
-            if _ELSE_BEFORE.search(before.rstrip()):
-                else_branch = branches[0]
-            else:
-                then_branch = branches[0]
+        then_branch, else_branch = _branches(data, branches)
         line = cur.line
         value = evaluate_int(cond)
         if value is not None:
@@ -1262,6 +1308,25 @@ class InstanceWalker:
             return ""
         s, e = c.offset, c.end_offset
         return " ".join(self.extractor.text(c.file).slice(s, e).split()) if e > s else ""
+
+
+def _branches(data: bytes, branches: list) -> tuple:
+    """The (then, else) statements of an ``if`` split by ``_split_if``, either possibly None."""
+    if len(branches) >= 2:
+        return branches[0], branches[1]
+    if len(branches) == 1 and not data:
+        return branches[0], None  # a macro's if: children are (condition, then[, else])
+    if len(branches) == 1:
+        before = data[max(0, branches[0].offset - 64) : branches[0].offset]
+        return (None, branches[0]) if _ELSE_BEFORE.search(before.rstrip()) else (branches[0], None)
+    return None, None
+
+
+def _on_host(fn: ci.Cursor) -> bool:
+    """Host code (its body is walked with values); kernels and ``__device__`` / ``__host__ __device__`` helpers
+    are read only for their calls."""
+    tpl = _primary_template(fn)
+    return _exec_space(tpl if tpl is not None else fn) == _HOST
 
 
 def _follow(target: str, callee: _Callee, seen: set[str], bodies: list, bodiless: set[str]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+
 import pytest
 
 from tests.conftest import read_jsonl
@@ -104,3 +106,50 @@ def test_generated_code_is_a_boundary(mined, expected, library):
         if not {_short(b) for b in truth["boundaries"]} <= got:
             missing[name] = sorted(truth["boundaries"])
     assert not missing
+
+
+def _entry_bundle(mined, library: str, name: str) -> dict:
+    bundles, entries = mined[library]
+    return bundles[entries[name]["bundle"]]
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_host_functions_that_cannot_run_are_in_no_region_live_for_the_entry(mined, expected, library):
+    """The other arm of a pointer-type dispatch (``T*`` against ``T* const*``): reached, never run."""
+    wrong = {}
+    checked = 0
+    for name, truth in _truth(expected, library).items():
+        for dead in truth.get("dead_host_functions", []):
+            checked += 1
+            regions = [r for r in _entry_bundle(mined, library, name)["regions"] if _short(r["name"]) == dead["name"]]
+            if any(name in r["live_for"] for r in regions):
+                wrong.setdefault(name, []).append(dead["name"])
+    assert checked and not wrong
+
+
+def test_cross_library_calls_are_edges_from_the_solver_into_the_blas_library(mined, expected):
+    wrong = {}
+    for name, truth in _truth(expected, "tinysolver").items():
+        b = _entry_bundle(mined, "tinysolver", name)
+        file_of = {r["id"]: r["file"] for r in b["regions"]}
+        name_of = {r["id"]: _short(r["name"]) for r in b["regions"]}
+        crossing = {
+            name_of[e["callee"]]
+            for e in b["edges"]
+            if not file_of[e["caller"]].startswith("@") and file_of[e["callee"]].startswith("@tinyblas/")
+        }
+        if missing := set(truth.get("cross_library_calls", [])) - crossing:
+            wrong[name] = sorted(missing)
+    assert any(t.get("cross_library_calls") for t in _truth(expected, "tinysolver").values())
+    assert not wrong
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_nothing_from_the_paths_never_in_bundles_is_in_a_bundle(mined, expected, library):
+    bundles, _ = mined[library]
+    globs = [g.split("/", 1)[1] for g in expected["_meta"]["never_in_bundles"] if g.startswith(f"{library}/")]
+    prefix = "" if library == "tinyblas" else "@tinyblas/"
+    globs += [prefix + g.split("/", 1)[1] for g in expected["_meta"]["never_in_bundles"] if g.startswith("tinyblas/")]
+    files = {r["file"] for b in bundles.values() for r in b["regions"]}
+    assert globs and files
+    assert not [f for f in files for g in globs if fnmatch.fnmatch(f, g.replace("**", "*"))]

@@ -167,14 +167,16 @@ def write_stubs(stub_dir: Path, root: Path, profile: Profile, other_roots: dict[
 
 
 def _generated_protos(profile: Profile, other_roots: dict[str, Path]) -> dict[str, str]:
-    """rocBLAS's exported-proto header, which rocSOLVER includes, generated in Python."""
-    if profile.name != "rocsolver":
+    """The exported-proto header of the library the profile names (rocSOLVER includes rocBLAS's, which rocBLAS's
+    build generates with a script of its own), generated in Python rather than by running the checkout's script."""
+    library = profile.exported_proto_of
+    if not library:
         return {}
     from miner.parse import exported_proto
 
-    rel = "rocblas/internal/rocblas-exported-proto.hpp"
-    if "rocblas" in other_roots:
-        return {rel: exported_proto.exported_proto_header(other_roots["rocblas"])}
+    rel = f"{library}/internal/{library}-exported-proto.hpp"
+    if library in other_roots:
+        return {rel: exported_proto.exported_proto_header(other_roots[library])}
     return {rel: exported_proto.fallback_exported_proto_header()}
 
 

@@ -84,6 +84,7 @@ class Profile:
     rules: Rules
     other_libraries: tuple[OtherLibrary, ...] = ()
     system_headers: tuple[SystemHeader, ...] = ()
+    exported_proto_of: str = ""  # the --with library whose generated exported-proto header this one includes
     parse_timeout_s: float = 120.0
     text: str = field(default="", repr=False)
 
@@ -165,6 +166,7 @@ def _profile_from(data: dict, text: str) -> Profile:
         ),
         other_libraries=others,
         system_headers=tuple(SystemHeader(h["header"], h["package"]) for h in data.get("system_headers", [])),
+        exported_proto_of=str(parse.get("exported_proto_of", "")),
         text=text,
     )
 

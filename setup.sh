@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up rocm-miner on a fresh Debian 12 machine: the Debian packages the library profiles' parse recipes
-# need (allowlists/*.toml [[system_headers]]: hipcc's clang and HIP headers, fmt, rocPRIM, rocSPARSE), a C
+# need (allowlists/*.toml [[system_headers]]; today hipcc, libfmt-dev, librocprim-dev, librocsparse-dev), a C
 # compiler and Python's headers for the package's compiled modules, then the package.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -4,12 +4,11 @@ macro, in header order; then those declared or defined with it at namespace scop
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from pathlib import Path
 
 from miner.models import EntryPoint
-from miner.source.files import HEADER_SUFFIXES, SOURCE_SUFFIXES
+from miner.source.files import HEADER_SUFFIXES, SOURCE_SUFFIXES, library_files
 from miner.source.profile import Profile
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -55,7 +54,7 @@ def source_exports(root: Path, profile: Profile) -> list[EntryPoint]:
     namespace scope (members and macro bodies are not entry points), by file and line."""
     macro = re.compile(r"[{{}}]|\b(?:{})\b".format("|".join(map(re.escape, profile.export_macros))))
     out: list[EntryPoint] = []
-    for rel in _library_files(root, profile):
+    for rel in library_files(root, profile, SOURCE_SUFFIXES | HEADER_SUFFIXES):
         try:
             raw = (root / rel).read_bytes().decode("utf-8", errors="replace")
         except OSError:
@@ -76,17 +75,6 @@ def source_exports(root: Path, profile: Profile) -> list[EntryPoint]:
                 line = text.count("\n", 0, m.start()) + 1
                 out.append(EntryPoint(name=name, header=None, line=line, variant=variant, exported_in=rel))
     return out
-
-
-def _library_files(root: Path, profile: Profile) -> list[str]:
-    found = set()
-    for src in profile.sources:
-        base = root / src
-        if base.is_dir():
-            for path in base.rglob("*"):
-                if path.suffix in SOURCE_SUFFIXES | HEADER_SUFFIXES and path.is_file():
-                    found.add(path.relative_to(root).as_posix())
-    return sorted(r for r in found if not any(fnmatch.fnmatchcase(r, g) for g in profile.exclude_sources))
 
 
 def _code_only(text: str) -> str:

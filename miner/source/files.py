@@ -15,13 +15,18 @@ HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"}
 
 def translation_units(root: Path, profile: Profile) -> list[str]:
     """Checkout-relative paths of every TU under the profile's source dirs, sorted."""
+    return library_files(root, profile, SOURCE_SUFFIXES)
+
+
+def library_files(root: Path, profile: Profile, suffixes: set[str]) -> list[str]:
+    """Checkout-relative paths of the files with these suffixes under the profile's source dirs, sorted."""
     found: set[str] = set()
     for src in profile.sources:
         base = root / src
         if not base.is_dir():
             continue
         for path in base.rglob("*"):
-            if path.suffix in SOURCE_SUFFIXES and path.is_file():
+            if path.suffix in suffixes and path.is_file():
                 rel = path.relative_to(root).as_posix()
                 if not any(fnmatch.fnmatch(rel, g) for g in profile.exclude_sources):
                     found.add(rel)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import tree_sitter as ts
 
+from miner.errors import MinerError
 from miner.models import (
     Access,
     BranchFact,
@@ -25,6 +26,7 @@ from miner.models import (
 )
 from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
+from miner.source.profile import load_profile
 
 THREAD_INDEX = re.compile(
     r"\b(?:threadIdx|blockIdx|blockDim|gridDim|hip(?:Thread|Block)(?:Idx|Dim)_[xyz]|hipGridDim_[xyz])\b"
@@ -382,6 +384,19 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
     )
 
 
+def _integer_types(context: KernelContext) -> tuple[str, ...]:
+    """The integer typedefs of the library the bundle was mined from (its profile's ``integer_types``)."""
+    return _profile_integer_types(context.bundle.library)
+
+
+@cache
+def _profile_integer_types(library: str) -> tuple[str, ...]:
+    try:
+        return tuple(map(re.escape, load_profile(library).integer_types))
+    except MinerError:  # a bundle of a library this installation has no profile for
+        return ()
+
+
 def _launch_fact(context: KernelContext, site) -> LaunchFact:
     launcher = context.region(site.launcher)
     assert launcher is not None
@@ -404,7 +419,8 @@ def _launch_fact(context: KernelContext, site) -> LaunchFact:
     for variable in {site.grid, site.block}:
         if not re.fullmatch(r"\w+", variable):
             continue
-        pattern = re.compile(rf"\b(?:dim3|int|auto|rocblas_int|size_t|int64_t|uint32_t|unsigned)\b[^;=]*\b{variable}\b")
+        types = "|".join(("dim3", "int", "auto", "size_t", "int64_t", "uint32_t", "unsigned", *_integer_types(context)))
+        pattern = re.compile(rf"\b(?:{types})\b[^;=]*\b{variable}\b")
         for line in range(site.line - 1, launcher.start_line - 1, -1):
             if pattern.search(lines[line - launcher.start_line]):
                 text = collapse(lines[line - launcher.start_line])

@@ -85,6 +85,7 @@ class Profile:
     other_libraries: tuple[OtherLibrary, ...] = ()
     system_headers: tuple[SystemHeader, ...] = ()
     exported_proto_of: str = ""  # the --with library whose generated exported-proto header this one includes
+    integer_types: tuple[str, ...] = ()  # the library's own integer typedefs (``rocblas_int``), read as such in code
     parse_timeout_s: float = 120.0
     text: str = field(default="", repr=False)
 
@@ -167,6 +168,7 @@ def _profile_from(data: dict, text: str) -> Profile:
         other_libraries=others,
         system_headers=tuple(SystemHeader(h["header"], h["package"]) for h in data.get("system_headers", [])),
         exported_proto_of=str(parse.get("exported_proto_of", "")),
+        integer_types=tuple(lib.get("integer_types", ())),
         text=text,
     )
 

@@ -108,3 +108,22 @@ def test_launches_are_described_as_written() -> None:
     # a library macro that clang saw expand to <<<...>>> is named as the source writes it
     hidden = kernel_facts(make_context(TILED_KERNEL, CHEVRON_LAUNCHER, 23, "<<<>>>", ("", "", "", "")))
     assert hidden.launches[0].via == "LAUNCH_ALL"
+
+
+def test_a_launch_size_declared_with_the_librarys_own_integer_type_is_cited():
+    """The library's integer typedefs come from its profile (``integer_types``), not from a list in the code."""
+    from dataclasses import replace
+
+    from tests.qa.test_grounding import KERNEL_CODE, LAUNCHER_CODE
+
+    launcher = LAUNCHER_CODE.replace("dim3 grid((n - 1) / 256 + 1);", "tinyblas_int blocks = (n - 1) / 256 + 1;")
+    launcher = launcher.replace("(scale_kernel<256, T>), grid,", "(scale_kernel<256, T>), blocks,")
+    context = make_context(KERNEL_CODE, launcher, 27, "hipLaunchKernelGGL", ("blocks", "threads", "0", "stream"))
+
+    def declared(library: str) -> list[str]:
+        mined_from = replace(context, bundle=context.bundle.model_copy(update={"library": library}))
+        (launch,) = kernel_facts(mined_from).launches
+        return [d.text for d in launch.declarations]
+
+    assert "tinyblas_int blocks = (n - 1) / 256 + 1;" in declared("tinyblas")
+    assert "tinyblas_int blocks = (n - 1) / 256 + 1;" not in declared("rocblas")

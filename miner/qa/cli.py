@@ -97,13 +97,13 @@ def _degraded_mine(bundles: Path) -> str:
     folder = bundles if bundles.is_dir() else bundles.parent
     try:
         summary = json.loads((folder / "summary.json").read_text())
-        stopped, undecided = int(summary.get("tus_fatal", 0)), int(summary.get("entries_undecided", 0))
+        incomplete, undecided = int(summary.get("tus_fatal", 0)), int(summary.get("entries_undecided", 0))
     except (OSError, ValueError, TypeError, AttributeError):
         return ""
-    if not stopped:
+    if not incomplete:
         return ""
     return (
-        f"the mine in {folder} is degraded: {stopped} TUs did not parse completely and {undecided} entries are "
+        f"the mine in {folder} is degraded: {incomplete} TUs did not parse completely and {undecided} entries are "
         f"undecided, so these items may name kernels that never run (mine again after ./setup.sh)"
     )
 

@@ -511,6 +511,7 @@ class LoopFact(Located):
 
 class Access(Located):
     expression: str  # the subscript expression, "y[i * int64_t(incy)]"
+    guards: list[Located] = []  # for a store: the conditions of the ``if`` statements it is under
 
 
 class BranchFact(Located):
@@ -521,6 +522,20 @@ class BranchFact(Located):
 
 class CallFact(Located):
     name: str  # the callee: a barrier, atomic, cross-lane builtin or device helper
+
+
+class Write(Located):
+    variable: str  # the launch-configuration variable written ("grid", "threads")
+    unconditional: bool  # on every path from the write to the launch (not under an ``if`` the launch is outside)
+
+
+class BarrierUse(BaseModel):
+    """One barrier, where it is, and the shared memory it orders: written before it, read after it."""
+
+    model_config = _STRICT
+    barrier: CallFact
+    written_before: list[Located] = []  # since the previous barrier of the function (or its start)
+    read_after: list[Located] = []  # until the next barrier (or the function's end)
 
 
 class LaunchFact(BaseModel):
@@ -535,6 +550,10 @@ class LaunchFact(BaseModel):
     stream: str
     conditions: list[BranchFact] = []  # the branch conditions on the way, each at its lines
     declarations: list[Located] = []  # where the grid and block variables are defined
+    writes: list[Write] = []  # every later assignment of them before the launch, in order
+    macro: Located | None = None  # the ``#define`` whose expansion holds the configuration (``gemvt_sn_KARGS``)
+    expansion: str = ""  # the launch statement with that macro expanded
+    live_for: list[str] = []  # entries the launcher runs for
 
 
 class KernelFacts(BaseModel):
@@ -559,6 +578,13 @@ class KernelFacts(BaseModel):
     reductions: list[CallFact] = []  # calls of *reduce* helpers
     launches: list[LaunchFact] = []
     early_exits: list[Located] = []  # ``if (...) return`` in the launchers before the launch
+    stores: list[Access] = []  # assignments to global memory, in the kernel and its helpers
+    lds_accesses: list[Access] = []  # subscripts of ``__shared__`` arrays, in the kernel and its helpers
+    barrier_uses: list[BarrierUse] = []  # every ``__syncthreads`` (and kin), each with what it orders
+    negative_increments: list[Located] = []  # on the path: what a negative increment changes
+    scalar_shortcuts: list[Located] = []  # on the path: alpha / beta tests that skip or shorten the work
+    chunking: list[Located] = []  # on the path: loops splitting 64-bit sizes into launches of 32-bit ones
+    dispatch: list[LaunchFact] = []  # every launch of the kernel's launchers, of any kernel, in order
 
 
 class Evidence(BaseModel):
@@ -575,6 +601,7 @@ class Evidence(BaseModel):
 class QAItem(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     category: str
+    kind: str = ""  # the question asked, one of ``miner.qa.offline.KINDS`` ("" from a model)
     question: str
     answer: str
     evidence: list[Evidence]
@@ -608,12 +635,14 @@ class QARecord(BaseModel):
     id: str
     kind: Literal["qa", "implementation"]
     category: str
+    question_kind: str  # which question (``miner.qa.offline.KINDS``), "" when a model chose it
     library: str
-    bundle: str
-    bundle_sha256: str
+    bundles: list[str]  # every bundle holding the kernel: the item is emitted once, for all of them
+    context_sha256: str  # of the code the item was read from (``KernelContext.digest``)
     kernel: str  # region id
     kernel_name: str
-    entries: list[str]  # the bundle's entries the kernel is live for
+    kernel_file: str
+    entries: list[str]  # every entry the kernel is live for (the per-entry view is a join on this list)
     question: str  # for implementation samples: the instruction
     answer: str  # for implementation samples: the verbatim kernel and launcher
     evidence: list[Evidence]
@@ -627,11 +656,10 @@ class QARecord(BaseModel):
 
 
 class QAUnit(BaseModel):
-    """One unit of work (a kernel of a bundle, one task) as journalled: its key, records and costs."""
+    """One unit of work (a kernel region, one task) as journalled: its key, records and costs."""
 
     model_config = _STRICT
     key: str
-    bundle: str
     kernel: str
     task: Literal["qa", "implementation"]
     records: list[QARecord]

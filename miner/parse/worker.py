@@ -8,9 +8,9 @@ import traceback
 from dataclasses import dataclass, replace
 
 from miner.collector import rarely_collected
-from miner.models import Diagnostic, ExecSpace, ParsedTU, ParseFailed, ParseResult, WalkScope
+from miner.models import Diagnostic, ParsedTU, ParseFailed, ParseResult, WalkScope
 from miner.parse import treesitter_facts
-from miner.parse.clang_facts import Extractor, diagnostics
+from miner.parse.clang_facts import Extractor, _exec_space, _primary_template, diagnostics
 from miner.parse.inactive import inactive_blocks
 from miner.parse.instances import InstanceWalker, instance_starts
 from miner.parse.walk_scope import references, scoped_starts
@@ -74,14 +74,15 @@ class TUParser:
         self.tu_options = _LIVENESS_OPTIONS if config.liveness else 0
 
     def _excluded(self, fn) -> bool:
-        """Whether the traversal's rules exclude a host function defined in the checkout."""
+        """Whether the traversal's rules exclude a function defined in the checkout, judged in its own execution
+        space: a ``__host__ __device__`` helper in a file only host code is denied from is walked."""
         name, qualified = fn.spelling, self.extractor.qualified(fn)
         file = fn.location.file
         path = (self.extractor.rel(file.name) if file is not None else None) or ""
         rules = self.config.rules
-        return boundary(rules, name, qualified, path) is None and bool(
-            exclusion(rules, name, qualified, path, ExecSpace.HOST.value)
-        )
+        template = _primary_template(fn)
+        space = _exec_space(template if template is not None else fn)
+        return boundary(rules, name, qualified, path) is None and bool(exclusion(rules, name, qualified, path, space))
 
     def build_pch(self, job: PchJob) -> ParseResult:
         start = time.perf_counter()

@@ -3,19 +3,29 @@ and the regions on the call paths from the bundle's entries down to it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from miner.models import Bundle, LaunchSite, Region, Role
 
 
 @dataclass(frozen=True)
 class KernelContext:
-    bundle: Bundle
-    kernel: Region
-    helpers: tuple[Region, ...]  # device helpers the kernel reaches, transitively
+    """One kernel region and what its questions may draw on, gathered from every bundle that holds it: a kernel
+    shared by many entry families is asked about once, and its records list every entry it is live for."""
+
+    library: str
+    kernel: Region  # ``live_for``: every entry, of all the bundles, that it can run for
+    helpers: tuple[Region, ...]  # device helpers the kernel reaches, transitively, live for one of those entries
     path: tuple[Region, ...]  # api -> ... -> launcher regions leading to the kernel, in path order
     launch_sites: tuple[LaunchSite, ...]
+    bundles: tuple[str, ...] = ()  # ids of the bundles holding the kernel
+    families: tuple[str, ...] = ()  # their entry families
+    bundle_entries: tuple[str, ...] = ()  # every entry of those bundles (names an answer may mention)
+    launcher_sites: tuple[LaunchSite, ...] = ()  # every launch its launchers make, of any kernel
 
     @property
     def entries(self) -> list[str]:
@@ -26,29 +36,109 @@ class KernelContext:
         return (*self.path, self.kernel, *self.helpers)
 
     def region(self, region_id: str) -> Region | None:
-        return next((r for r in self.regions if r.id == region_id), None)
+        return self._by_id.get(region_id)
+
+    @cached_property
+    def _by_id(self) -> dict[str, Region]:
+        return {r.id: r for r in self.regions}
+
+    @cached_property
+    def digest(self) -> str:
+        """What the kernel's items are read from: its code, its helpers', its launchers', the sites and the entries."""
+        material = [
+            self.library,
+            [(r.id, r.role, r.code, r.live_for) for r in self.regions],
+            [s.model_dump(mode="json") for s in self.launcher_sites],
+        ]
+        return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
 
 def live_kernels(bundle: Bundle) -> list[KernelContext]:
-    """A context for every kernel of the bundle that can run for at least one of its entries."""
+    """A context for every kernel of one bundle that can run for at least one of its entries."""
+    return kernel_contexts([bundle])
+
+
+def kernel_contexts(bundles: Iterable[Bundle]) -> list[KernelContext]:
+    """One context per live kernel region over all the bundles, in the order the kernels first appear."""
+    gathered: dict[str, _Gathered] = {}
+    for bundle in bundles:
+        for kernel, helpers, path, sites, launcher_sites in _bundle_kernels(bundle):
+            found = gathered.setdefault(kernel.id, _Gathered(bundle.library))
+            found.add(bundle, kernel, helpers, path, sites, launcher_sites)
+    return [g.context() for g in gathered.values()]
+
+
+def _bundle_kernels(bundle: Bundle):
     by_id = {r.id: r for r in bundle.regions}
     callees: dict[str, list[str]] = {}
     for edge in bundle.edges:
         callees.setdefault(edge.caller, []).append(edge.callee)
-    contexts = []
     for kernel in bundle.regions:
         if kernel.role != Role.KERNEL or not kernel.live_for:
             continue
         live = set(kernel.live_for)
-        helpers = tuple(h for h in _reachable_helpers(kernel.id, callees, by_id) if live & set(h.live_for))
+        helpers = [h for h in _reachable_helpers(kernel.id, callees, by_id) if live & set(h.live_for)]
         path_ids: list[str] = []
         for call_path in bundle.call_paths:
             if call_path and call_path[-1] == kernel.id:
                 path_ids += [rid for rid in call_path[:-1] if rid not in path_ids]
-        path = tuple(by_id[rid] for rid in path_ids if rid in by_id)
-        sites = tuple(s for s in bundle.launch_sites if s.kernel == kernel.id)
-        contexts.append(KernelContext(bundle, kernel, helpers, path, sites))
-    return contexts
+        path = [by_id[rid] for rid in path_ids if rid in by_id]
+        sites = [s for s in bundle.launch_sites if s.kernel == kernel.id]
+        launchers = {s.launcher for s in sites}
+        yield kernel, helpers, path, sites, [s for s in bundle.launch_sites if s.launcher in launchers]
+
+
+@dataclass
+class _Gathered:
+    library: str
+    kernel: Region | None = None
+    live_for: dict[str, None] = field(default_factory=dict)
+    helpers: dict[str, Region] = field(default_factory=dict)
+    helper_live: dict[str, dict[str, None]] = field(default_factory=dict)
+    path: dict[str, Region] = field(default_factory=dict)
+    path_live: dict[str, dict[str, None]] = field(default_factory=dict)
+    sites: dict[tuple[str, int], LaunchSite] = field(default_factory=dict)
+    launcher_sites: dict[tuple[str, int, str], LaunchSite] = field(default_factory=dict)
+    bundles: list[str] = field(default_factory=list)
+    families: dict[str, None] = field(default_factory=dict)
+    bundle_entries: dict[str, None] = field(default_factory=dict)
+
+    def add(self, bundle: Bundle, kernel: Region, helpers, path, sites, launcher_sites) -> None:
+        self.kernel = self.kernel or kernel
+        self.live_for.update(dict.fromkeys(kernel.live_for))
+        live = set(kernel.live_for)
+        for helper in helpers:
+            self.helpers.setdefault(helper.id, helper)
+            self.helper_live.setdefault(helper.id, {}).update(dict.fromkeys(e for e in helper.live_for if e in live))
+        for region in path:
+            self.path.setdefault(region.id, region)
+            self.path_live.setdefault(region.id, {}).update(dict.fromkeys(e for e in region.live_for if e in live))
+        for site in sites:
+            self.sites.setdefault((site.launcher, site.line), site)
+        for site in launcher_sites:
+            self.launcher_sites.setdefault((site.launcher, site.line, site.kernel), site)
+        self.bundles.append(bundle.id)
+        self.families[bundle.family] = None
+        self.bundle_entries.update(dict.fromkeys(bundle.entries))
+
+    def context(self) -> KernelContext:
+        assert self.kernel is not None
+
+        def merged(region: Region, live: dict[str, None]) -> Region:
+            entries = sorted(live)
+            return region if entries == region.live_for else region.model_copy(update={"live_for": entries})
+
+        return KernelContext(
+            library=self.library,
+            kernel=merged(self.kernel, self.live_for),
+            helpers=tuple(merged(h, self.helper_live[h.id]) for h in self.helpers.values()),
+            path=tuple(merged(r, self.path_live[r.id]) for r in self.path.values()),
+            launch_sites=tuple(self.sites[k] for k in sorted(self.sites)),
+            launcher_sites=tuple(self.launcher_sites[k] for k in sorted(self.launcher_sites)),
+            bundles=tuple(self.bundles),
+            families=tuple(self.families),
+            bundle_entries=tuple(self.bundle_entries),
+        )
 
 
 def _reachable_helpers(start: str, callees: dict[str, list[str]], by_id: dict[str, Region]) -> tuple[Region, ...]:

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import tree_sitter as ts
 
-from miner.errors import MinerError
 from miner.models import (
     Access,
-    BranchFact,
+    BarrierUse,
     CallFact,
     KernelFacts,
-    LaunchFact,
     Located,
     LoopFact,
     Region,
@@ -26,7 +24,8 @@ from miner.models import (
 )
 from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
-from miner.source.profile import load_profile
+from miner.qa.launch_facts import launch_fact
+from miner.qa.path_facts import path_facts
 
 THREAD_INDEX = re.compile(
     r"\b(?:threadIdx|blockIdx|blockDim|gridDim|hip(?:Thread|Block)(?:Idx|Dim)_[xyz]|hipGridDim_[xyz])\b"
@@ -157,6 +156,18 @@ def _ancestors(node: ts.Node):
         parent = parent.parent
 
 
+_BODY_KINDS = (
+    "helpers",
+    "thread_mapping",
+    "boundary_checks",
+    "global_accesses",
+    "stores",
+    "lds_accesses",
+    "loops",
+)
+_SYNC_KINDS = ("shared", "barriers", "atomics", "cross_lane", "reductions", "barrier_uses")
+
+
 def kernel_facts(context: KernelContext) -> KernelFacts:
     kernel = context.kernel
     tree = _tree(kernel.code)
@@ -172,27 +183,13 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         text=collapse(cited_text(kernel, kernel.start_line, signature_last) or ""),
     )
     bounds = _LAUNCH_BOUNDS.search(head)
-    helper_names = {h.name for h in context.helpers}
-    facts: dict[str, list] = {
-        k: []
-        for k in (
-            "helpers",
-            "thread_mapping",
-            "boundary_checks",
-            "global_accesses",
-            "shared",
-            "loops",
-            "barriers",
-            "atomics",
-            "cross_lane",
-            "reductions",
-        )
-    }
-    if body is not None:
-        _kernel_body_facts(kernel, body, helper_names, facts)
-    for helper in context.helpers:
-        for kind, found in _helper_facts(helper.id, helper.start_line, helper.code).items():
+    helper_names = frozenset(h.name for h in context.helpers)
+    facts: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
+    for region in (kernel, *context.helpers):
+        for kind, found in _function_facts(region.id, region.start_line, region.code, helper_names).items():
             facts[kind] += found
+    launches = [launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)]
+    dispatch = [launch_fact(context, site) for site in context.launcher_sites if context.region(site.launcher)]
     return KernelFacts.model_construct(
         kernel=kernel.id,
         name=kernel.name,
@@ -200,8 +197,10 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         launch_bounds=collapse(bounds.group(1)) if bounds else "",
         template_params=_template_params(tree),
         params=[collapse(_text(p)) for p in _params(function)],
-        launches=[_launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)],
+        launches=launches,
+        dispatch=dispatch,
         early_exits=_early_exits(context),
+        **path_facts(context),
         **facts,
     )
 
@@ -219,10 +218,25 @@ def _params(function: ts.Node | None) -> list[ts.Node]:
     return [c for c in params.named_children if c.type == "parameter_declaration"] if params is not None else []
 
 
-def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], facts: dict[str, list]) -> None:
+@lru_cache(maxsize=4096)
+def _function_facts(region_id: str, start_line: int, code: str, helper_names: frozenset[str]) -> dict[str, list]:
+    """The facts one function's body holds (a kernel's or a device helper's): the same wherever it is called from."""
+    found: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
+    function = _function(_tree(code))
+    body = function.child_by_field_name("body") if function is not None else None
+    if function is None or body is None:
+        return found
+    region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
+    _body_facts(region, body, helper_names, found)
+    _synchronisation_facts(region, function, found)
+    return found
+
+
+def _body_facts(region, body: ts.Node, helper_names: frozenset[str], facts: dict[str, list]) -> None:
     mapped: set[str] = set()
     seen_access: set[str] = set()
-    memory_names = {_last_identifier(p) for p in _params(body.parent)} | _pointer_locals(body)
+    memory_names = {_declared_name(p) for p in _params(body.parent)} | _pointer_locals(body)
+    lds_names = _shared_names(body)
     for node in _nodes(
         body,
         "init_declarator",
@@ -235,13 +249,24 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
         if node.type == "init_declarator" or (node.type == "assignment_expression" and _text(node.children[1]) == "="):
             target, value = node.children[0], node.children[-1]
             value_names = set(re.findall(r"\w+", _text(value)))
-            if THREAD_INDEX.search(_text(value)) or (value_names & mapped and node.type == "init_declarator"):
-                name = _text(target).lstrip("*&").strip()
+            name = _text(target).lstrip("*&").strip()
+            index_like = "[" not in _text(value)  # a value loaded from memory is data, not a position
+            if (
+                re.fullmatch(r"[A-Za-z_]\w*", name)
+                and index_like
+                and (THREAD_INDEX.search(_text(value)) or value_names & mapped)
+            ):
                 mapped.add(name)
                 statement = node.parent if node.parent is not None else node
                 facts["thread_mapping"].append(
                     ThreadMapping.model_construct(
-                        **_located(kernel, statement), variable=name, expression=collapse(_text(value))
+                        **_located(region, statement), variable=name, expression=collapse(_text(value))
+                    )
+                )
+            if node.type == "assignment_expression" and _stored_into(target, memory_names):
+                facts["stores"].append(
+                    Access.model_construct(
+                        **_located(region, node), expression=collapse(_text(node)), guards=_guards(region, node, body)
                     )
                 )
         elif node.type == "if_statement":
@@ -249,16 +274,17 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
             text = _text(condition) if condition is not None else ""
             names = set(re.findall(r"\w+", text))
             if _COMPARISON.search(text) and (names & mapped or THREAD_INDEX.search(text)):
-                facts["boundary_checks"].append(Located.model_construct(**_located(kernel, condition)))
+                facts["boundary_checks"].append(Located.model_construct(**_located(region, condition)))
         elif node.type in _LOOPS:
-            facts["loops"].append(_loop_fact(kernel, node))
-        elif (
-            node.type == "subscript_expression"
-            and node.parent is not None
-            and node.parent.type != "subscript_expression"
+            facts["loops"].append(_loop_fact(region, node))
+        elif node.type == "subscript_expression" and (
+            node.parent is None or node.parent.type != "subscript_expression"
         ):
             text = collapse(_text(node))
             base, _, index = text.partition("[")
+            if base.strip() in lds_names:
+                facts["lds_accesses"].append(Access.model_construct(**_located(region, node), expression=text))
+                continue
             index_names = set(re.findall(r"\w+", index))
             strided = any(n.startswith(("inc", "ld", "stride")) for n in index_names)
             in_memory = base.strip() in memory_names  # a parameter or a pointer: not a register array, not LDS
@@ -269,12 +295,57 @@ def _kernel_body_facts(kernel: Region, body: ts.Node, helper_names: set[str], fa
                 and len(seen_access) < _MAX_ACCESSES
             ):
                 seen_access.add(text)
-                facts["global_accesses"].append(Access.model_construct(**_located(kernel, node), expression=text))
+                facts["global_accesses"].append(Access.model_construct(**_located(region, node), expression=text))
         elif node.type == "call_expression" and _callee(node) in helper_names:
-            facts["helpers"].append(CallFact.model_construct(**_located(kernel, node), name=_callee(node)))
-    fn = body.parent
-    if fn is not None:
-        _synchronisation_facts(kernel, fn, facts)
+            facts["helpers"].append(CallFact.model_construct(**_located(region, node), name=_callee(node)))
+
+
+def _guards(region, node: ts.Node, body: ts.Node) -> list[Located]:
+    """The conditions of the ``if`` statements whose then-branch holds the node, outermost first."""
+    guards = []
+    child = node
+    for ancestor in _ancestors(node):
+        if ancestor == body:
+            break
+        if ancestor.type == "if_statement" and ancestor.child_by_field_name("consequence") == child:
+            condition = ancestor.child_by_field_name("condition")
+            if condition is not None:
+                guards.insert(0, Located.model_construct(**_located(region, condition)))
+        child = ancestor
+    return guards
+
+
+def _stored_into(target: ts.Node, memory_names: set[str]) -> bool:
+    """Whether an assignment's left side is global memory: ``y[i] = ...`` or ``*out = ...`` of a parameter or a
+    pointer into global memory."""
+    if target.type == "subscript_expression":
+        base = target.child_by_field_name("argument")
+        return base is not None and collapse(_text(base)) in memory_names
+    if target.type == "pointer_expression":
+        return collapse(_text(target)).lstrip("*").strip() in memory_names
+    return False
+
+
+def _shared_names(body: ts.Node) -> set[str]:
+    names: set[str] = set()
+    for node in _nodes(body, "declaration"):
+        if "__shared__" in _text(node).split("=")[0]:
+            names |= {
+                _declared_name(c)
+                for c in node.named_children
+                if c.type in ("array_declarator", "identifier", "init_declarator")
+            }
+    return names - {""}
+
+
+def _declared_name(node: ts.Node) -> str:
+    """The name a declarator (or parameter) declares: ``tile`` of ``tile[NB]``, ``x`` of ``const T* x``."""
+    while node.type not in ("identifier", "field_identifier"):
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            return _last_identifier(node)
+        node = inner
+    return _text(node)
 
 
 def _last_identifier(declaration: ts.Node) -> str:
@@ -289,29 +360,19 @@ def _pointer_locals(body: ts.Node) -> set[str]:
     names: set[str] = set()
     for node in _nodes(body, "declaration"):
         if "__shared__" in _text(node):
-            lds |= {_last_identifier(c) for c in node.named_children if c.type in ("array_declarator", "identifier")}
+            lds |= {_declared_name(c) for c in node.named_children if c.type in ("array_declarator", "identifier")}
             continue
         for child in node.named_children:
             declarator = child.child_by_field_name("declarator") if child.type == "init_declarator" else child
             if declarator is None or declarator.type != "pointer_declarator":
                 continue
-            name = _last_identifier(declarator)
+            name = _declared_name(declarator)
             value = child.child_by_field_name("value") if child.type == "init_declarator" else None
             if value is not None and set(re.findall(r"\w+", _text(value))) & lds:
                 lds.add(name)
             else:
                 names.add(name)
     return names
-
-
-@lru_cache(maxsize=4096)
-def _helper_facts(region_id: str, start_line: int, code: str) -> dict[str, list]:
-    """A device helper's synchronisation facts: the same for every kernel that calls it."""
-    found: dict[str, list] = {k: [] for k in ("shared", "barriers", "atomics", "cross_lane", "reductions")}
-    function = _function(_tree(code))
-    if function is not None:
-        _synchronisation_facts(_RegionText(region_id, start_line, start_line + code.count("\n"), code), function, found)
-    return found
 
 
 def _shared_shape(declaration: ts.Node, declarator: ts.Node | None) -> dict:
@@ -327,6 +388,7 @@ def _shared_shape(declaration: ts.Node, declarator: ts.Node | None) -> dict:
 
 
 def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list]) -> None:
+    barriers_before = len(facts["barriers"])
     for node in _nodes(function, "declaration", "call_expression"):
         if node.type == "declaration" and "__shared__" in _text(node).split("=")[0]:
             declarator = next(
@@ -355,6 +417,41 @@ def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, l
                 facts["cross_lane"].append(fact)
             elif "reduce" in name.lower():
                 facts["reductions"].append(fact)
+    body = function.child_by_field_name("body")
+    barriers = facts["barriers"][barriers_before:]
+    if barriers and body is not None:
+        facts["barrier_uses"] += _barrier_uses(region, body, barriers)
+
+
+def _barrier_uses(region, body: ts.Node, barriers: list[CallFact]) -> list[BarrierUse]:
+    """For each barrier of one function, the LDS writes since the barrier before it and the LDS reads until the
+    barrier after it: what the barrier orders."""
+    lds = _shared_names(body)
+    accesses: list[tuple[Located, bool]] = []
+    for node in _nodes(body, "subscript_expression"):
+        base = node.child_by_field_name("argument")
+        if base is None or collapse(_text(base)) not in lds:
+            continue
+        parent = node.parent
+        written = parent is not None and parent.type == "assignment_expression" and parent.children[0] == node
+        statement = node
+        while statement.parent is not None and not statement.type.endswith("_statement"):
+            statement = statement.parent
+        accesses.append((Located.model_construct(**_located(region, statement)), written))
+    uses = []
+    for index, barrier in enumerate(barriers):
+        after = barriers[index - 1].start_line if index else region.start_line
+        until = barriers[index + 1].start_line if index + 1 < len(barriers) else region.end_line + 1
+        written = [a for a, w in accesses if w and after <= a.start_line < barrier.start_line]
+        read = [a for a, w in accesses if not w and barrier.start_line < a.start_line < until]
+        uses.append(
+            BarrierUse.model_construct(barrier=barrier, written_before=_by_line(written), read_after=_by_line(read))
+        )
+    return uses
+
+
+def _by_line(located: list[Located]) -> list[Located]:
+    return list({(x.start_line, x.end_line): x for x in sorted(located, key=lambda x: x.start_line)}.values())
 
 
 def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
@@ -381,65 +478,6 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
         header=collapse(header_text),
         depth=depth,
         unroll=unroll,
-    )
-
-
-def _integer_types(context: KernelContext) -> tuple[str, ...]:
-    """The integer typedefs of the library the bundle was mined from (its profile's ``integer_types``)."""
-    return _profile_integer_types(context.bundle.library)
-
-
-@cache
-def _profile_integer_types(library: str) -> tuple[str, ...]:
-    try:
-        return tuple(map(re.escape, load_profile(library).integer_types))
-    except MinerError:  # a bundle of a library this installation has no profile for
-        return ()
-
-
-def _launch_fact(context: KernelContext, site) -> LaunchFact:
-    launcher = context.region(site.launcher)
-    assert launcher is not None
-    lines = launcher.code.split("\n")
-    end = site.line
-    while end < launcher.end_line and ";" not in lines[end - launcher.start_line] and end - site.line < 80:
-        end += 1
-    statement = Located.model_construct(
-        region=launcher.id,
-        start_line=site.line,
-        end_line=end,
-        text=collapse(cited_text(launcher, site.line, end) or ""),
-    )
-    conditions = [
-        _condition(launcher, c, site.line)
-        for c in site.conditions
-        if launcher.start_line <= c.line <= launcher.end_line
-    ]
-    declarations = []
-    for variable in {site.grid, site.block}:
-        if not re.fullmatch(r"\w+", variable):
-            continue
-        types = "|".join(("dim3", "int", "auto", "size_t", "int64_t", "uint32_t", "unsigned", *_integer_types(context)))
-        pattern = re.compile(rf"\b(?:{types})\b[^;=]*\b{variable}\b")
-        for line in range(site.line - 1, launcher.start_line - 1, -1):
-            if pattern.search(lines[line - launcher.start_line]):
-                text = collapse(lines[line - launcher.start_line])
-                declarations.append(
-                    Located.model_construct(region=launcher.id, start_line=line, end_line=line, text=text)
-                )
-                break
-    via, config = _written_launch(statement.text, site)
-    return LaunchFact.model_construct(
-        launcher=launcher.id,
-        launcher_name=launcher.name,
-        statement=statement,
-        via=via,
-        grid=config[0],
-        block=config[1],
-        shared_mem=config[2],
-        stream=config[3],
-        conditions=conditions,
-        declarations=sorted(declarations, key=lambda d: d.start_line),
     )
 
 
@@ -484,66 +522,3 @@ class _RegionText:
     start_line: int
     end_line: int
     code: str
-
-
-_CHEVRONS = re.compile(r"<<<(.*?)>>>")
-_UPPER_CALL = re.compile(r"\b([A-Z_][A-Z0-9_]{2,})\s*[(;]")
-
-
-def _written_launch(text: str, site) -> tuple[str, tuple[str, str, str, str]]:
-    """How the launch is written in the cited statement, and its configuration as far as the text shows it.
-
-    Clang reports a launch macro that expands to ``<<<...>>>`` as a triple-chevron launch; the
-    statement says which macro it was, and a configuration hidden in a macro argument stays unknown ("")."""
-    config = (site.grid, site.block, site.shared_mem, site.stream)
-    chevrons = _CHEVRONS.search(text)
-    if chevrons:
-        parts = [p.strip() for p in _split_arguments(chevrons.group(1))] + ["", "", "", ""]
-        return "<<<>>>", (parts[0], parts[1], parts[2], parts[3]) if not any(config) else config
-    if site.via != "<<<>>>" and site.via in text:
-        return site.via, config
-    macro = _UPPER_CALL.search(text)
-    return (macro.group(1) if macro else ""), config
-
-
-def _split_arguments(text: str) -> list[str]:
-    parts, depth, current = [], 0, ""
-    for char in text:
-        if char in "([{<" and char != "<":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current]
-
-
-def _condition(launcher: Region, condition, before: int) -> BranchFact:
-    """The lines of a branch condition: from its line until its whole text has been seen (at most 6 lines)."""
-    wanted = "".join(condition.text.split())
-    last = condition.line
-    while last < min(launcher.end_line, condition.line + 5):
-        if wanted in "".join((cited_text(launcher, condition.line, last) or "").split()):
-            break
-        last += 1
-    text = collapse(cited_text(launcher, condition.line, last) or "")
-    label_line = 0
-    if condition.branch.startswith(("case ", "default")):
-        label = "".join(condition.branch.split())
-        lines = launcher.code.split("\n")
-        for line in range(before, condition.line, -1):
-            if "".join(lines[line - launcher.start_line].split()).startswith(label):
-                label_line = line
-                break
-    return BranchFact.model_construct(
-        label_line=label_line,
-        region=launcher.id,
-        start_line=condition.line,
-        end_line=last,
-        text=text,
-        condition=condition.text,
-        branch=condition.branch,
-    )

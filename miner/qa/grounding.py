@@ -68,10 +68,11 @@ def launch_configuration_text(context: KernelContext) -> str:
 
 
 def _context_names(context: KernelContext) -> set[str]:
-    names = set(context.bundle.entries)
+    names = set(context.bundle_entries) | set(context.entries)
     for region in context.regions:
         names.update(region.names)
         names.add(region.name)
+        names.add(region.file)
     return names
 
 

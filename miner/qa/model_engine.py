@@ -50,7 +50,7 @@ class ModelEngine:
     def messages(self, unit: Unit) -> list[dict] | None:
         context = unit.context
         values = {
-            "library": context.bundle.library,
+            "library": context.library,
             "entries": ", ".join(context.entries),
             "kernel": f"{context.kernel.name} (region {context.kernel.id})",
             "context": unit.work.rendered,

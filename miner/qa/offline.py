@@ -1,325 +1,627 @@
 """The deterministic QA generator: every question and answer is built from static facts and cites their lines.
 
-Answers state facts in the code's own words (quoted in backticks) and never a number that is not
-in the cited lines, so every item passes the grounding check by construction; the run still checks
-each one, and counts what fails.
+One item per (kernel region, question): a kernel is named with its file and line, and asked about once for
+every entry it is live for. Answers state facts in the code's own words (quoted in backticks) and never a
+number that is not in the cited lines, so every item passes the grounding check by construction; the run
+still checks each one, and counts what fails.
 """
 
 from __future__ import annotations
 
 import re
 
-from miner.models import Evidence, KernelFacts, LaunchFact, Located, QAItem
+from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
 from miner.qa.context import KernelContext
+from miner.qa.wording import (
+    WORD,
+    at,
+    cite,
+    joined,
+    last_word,
+    names,
+    plain,
+    thread_names,
+    top_level_terms,
+    under,
+)
 
-GENERATOR = "static-facts/1"
+GENERATOR = "static-facts/2"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
-_MAX_LAUNCHES = 3
-_MAX_LISTED = 6
-_WORD = re.compile(r"[A-Za-z_]\w*")
-
-
-def _cite(located: Located, *identifiers: str) -> list[Evidence]:
-    """The located lines, and the preprocessor lines around them when the answer mentions those."""
-    evidence = [
-        Evidence(
-            region=located.region,
-            start_line=located.start_line,
-            end_line=located.end_line,
-            identifiers=[i for i in dict.fromkeys(identifiers) if i],
-        )
-    ]
-    evidence += [Evidence(region=located.region, start_line=n, end_line=n) for n in located.directive_lines]
-    if getattr(located, "label_line", 0):
-        evidence.append(Evidence(region=located.region, start_line=located.label_line, end_line=located.label_line))
-    return evidence
-
-
-def _at(located: Located) -> str:
-    if located.start_line == located.end_line:
-        return f"line {located.start_line}"
-    return f"lines {located.start_line}-{located.end_line}"
-
-
-def _under(located: Located) -> str:
-    if not located.directive:
-        return ""
-    return f", inside `{located.directive}` ({', '.join(f'line {n}' for n in located.directive_lines)})"
-
-
-def _names(items: list[str]) -> str:
-    quoted = [f"`{i}`" for i in items]
-    if len(quoted) <= 2:
-        return " and ".join(quoted)
-    return ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
+KINDS: dict[str, str] = {  # question kind -> category
+    "signature": "semantics",
+    "helpers": "semantics",
+    "loops": "semantics",
+    "output": "semantics",
+    "indexing": "indexing",
+    "global_accesses": "memory",
+    "coalescing": "memory",
+    "lds_layout": "memory",
+    "barriers": "synchronization",
+    "communication": "synchronization",
+    "reduction_hierarchy": "reduction",
+    "launch": "launch",
+    "dispatch": "launch",
+    "chunking": "launch",
+    "bounds_checks": "constraints",
+    "quick_returns": "constraints",
+    "negative_increments": "constraints",
+    "scalar_shortcuts": "constraints",
+}
+_THREAD_X = ("threadIdx.x", "hipThreadIdx_x")
+_STRIDE_PREFIXES = ("inc", "ld", "stride")
 
 
 class OfflineGenerator:
     def __init__(self, context: KernelContext, facts: KernelFacts) -> None:
         self.context = context
         self.facts = facts
-        self.kernel = f"`{facts.name}`"
+        kernel = context.kernel
+        self.kernel = f"`{facts.name}` in `{kernel.file}` (line {kernel.start_line})"
+        self.short = f"`{facts.name}`"
 
-    def _region_name(self, region_id: str) -> str:
-        region = self.context.region(region_id)
-        return region.name if region is not None else ""
+    def _region(self, region_id: str) -> Region | None:
+        return self.context.region(region_id)
+
+    def _in(self, located: Located) -> str:
+        """ "in `helper`" for a fact of a device helper, "" for one of the kernel itself."""
+        if located.region == self.context.kernel.id:
+            return ""
+        region = self._region(located.region)
+        return f" in `{region.name}`" if region is not None else ""
 
     def items(self, categories: tuple[str, ...] = CATEGORIES) -> list[QAItem]:
         out: list[QAItem] = []
-        for category in categories:
-            out += getattr(self, f"_{category}")()
+        for kind, category in KINDS.items():
+            if category in categories:
+                out += getattr(self, f"_{kind}")()
         return out
 
-    def _item(self, category: str, question: str, answer: str, evidence: list) -> QAItem:
+    def _item(self, kind: str, question: str, answer: str, evidence: list) -> QAItem:
         flat = [e for cited in evidence for e in (cited if isinstance(cited, list) else [cited])]
         unique = list({e.model_dump_json(): e for e in flat}.values())
-        return QAItem(category=category, question=question, answer=answer, evidence=unique)
+        return QAItem(category=KINDS[kind], kind=kind, question=question, answer=answer, evidence=unique)
 
-    # -- categories ---------------------------------------------------------------------------
+    # -- semantics ------------------------------------------------------------------------------
 
-    def _semantics(self) -> list[QAItem]:
+    def _signature(self) -> list[QAItem]:
         f = self.facts
-        items = []
         params = [p for p in f.params if p]
-        answer = f"{self.kernel} is a kernel"
+        answer = f"{self.short} is a kernel"
         if f.template_params:
-            answer += f" templated on {_names(f.template_params)}"
-        answer += f" that takes {_names(params)}." if params else " that takes no parameters."
+            answer += f" templated on {names(f.template_params)}"
+        answer += f" that takes {names(params)}." if params else " that takes no parameters."
         if f.launch_bounds:
             answer += f" Its launch bounds come from `{f.launch_bounds}`."
-        names = [_last_word(p) for p in params + f.template_params]
-        items.append(
+        words = [last_word(p) for p in params + f.template_params]
+        question = f"What are the template and runtime parameters of the kernel {self.kernel}?"
+        return [self._item("signature", question, answer, [cite(f.signature, f.name, *words)])]
+
+    def _helpers(self) -> list[QAItem]:
+        calls = _first_per(self.facts.helpers, lambda c: (c.region, c.name))
+        if not calls:
+            return []
+        overloads: dict[str, list[Region]] = {}
+        for helper in self.context.helpers:
+            overloads.setdefault(helper.name, []).append(helper)
+        everyone = set(self.context.entries)
+        parts, evidence = [], []
+        for call in calls:
+            part = f"`{call.name}`{self._in(call)} ({at(call)}: `{call.text}`)"
+            chosen = overloads.get(call.name, [])
+            if len(chosen) > 1 or (chosen and set(chosen[0].live_for) != everyone):
+                per = []
+                for region in chosen:
+                    who = "every entry" if set(region.live_for) >= everyone else names(region.live_for)
+                    per.append(f"for {who} the definition in `{region.file}` at line {region.start_line}")
+                    evidence.append(
+                        Evidence(region=region.id, start_line=region.start_line, end_line=region.start_line)
+                    )
+                part += ", which resolves by type: " + "; ".join(per)
+            parts.append(part)
+            evidence += cite(call, call.name)
+        return [
             self._item(
-                "semantics",
-                f"What are the template and runtime parameters of the kernel {self.kernel}?",
-                answer,
-                [_cite(f.signature, f.name, *names)],
+                "helpers",
+                f"Which device helpers does {self.kernel} call, and which overload does each entry's type select?",
+                f"{self.short} calls " + "; ".join(parts) + ".",
+                evidence,
             )
-        )
-        calls = _first_per_name(f.helpers)
-        if calls:
-            parts = [f"`{c.name}` ({_at(c)}: `{c.text}`)" for c in calls[:_MAX_LISTED]]
-            items.append(
-                self._item(
-                    "semantics",
-                    f"Which device helpers does {self.kernel} call, and where?",
-                    f"{self.kernel} calls " + "; ".join(parts) + ".",
-                    [_cite(c, c.name) for c in calls[:_MAX_LISTED]],
-                )
+        ]
+
+    def _loops(self) -> list[QAItem]:
+        loops = self.facts.loops
+        if not loops:
+            return []
+        parts = []
+        for loop in loops:
+            level = "an outermost loop" if loop.depth == 1 else f"a loop at nesting depth {loop.depth}"
+            if loop.depth == 1:
+                level = "an outermost loop"
+            elif loop.depth == 2:
+                level = "a loop nested in another"
+            else:
+                level = "a loop nested deeper"
+            unroll = f", unrolled by `#pragma unroll {loop.unroll}`" if loop.unroll not in ("", "full") else ""
+            if loop.unroll == "full":
+                unroll = ", fully unrolled by `#pragma unroll`"
+            parts.append(f"{level}{self._in(loop)}, `{loop.header}` ({at(loop)}{unroll}{under(loop)})")
+        return [
+            self._item(
+                "loops",
+                f"What loops do {self.kernel} and its device helpers run, and how are they nested?",
+                "They run " + "; then ".join(parts) + ".",
+                [cite(loop, *WORD.findall(loop.header)[1:2]) for loop in loops],
             )
-        if f.loops:
-            parts = []
-            for loop in f.loops[:_MAX_LISTED]:
-                level = "an outermost loop" if loop.depth == 1 else "a loop nested inside the one before it"
-                unroll = f", unrolled by `#pragma unroll {loop.unroll}`" if loop.unroll not in ("", "full") else ""
-                if loop.unroll == "full":
-                    unroll = ", fully unrolled by `#pragma unroll`"
-                parts.append(f"{level}, `{loop.header}` ({_at(loop)}{unroll}{_under(loop)})")
-            items.append(
-                self._item(
-                    "semantics",
-                    f"What loops does {self.kernel} run, and how are they nested?",
-                    f"{self.kernel} has " + "; then ".join(parts) + ".",
-                    [_cite(loop, *_loop_variables(loop.header)) for loop in f.loops[:_MAX_LISTED]],
-                )
+        ]
+
+    def _output(self) -> list[QAItem]:
+        stores = self.facts.stores
+        if not stores:
+            return []
+        parts, evidence = [], []
+        for store in stores:
+            part = f"`{store.expression}`{self._in(store)} ({at(store)}{under(store)})"
+            if store.guards:
+                part += " when " + " and ".join(f"`{g.text}` holds ({at(g)})" for g in store.guards)
+            parts.append(part)
+            evidence += cite(store) + [e for g in store.guards for e in cite(g)]
+        return [
+            self._item(
+                "output",
+                f"What does {self.kernel} write to global memory, under which conditions, and from which values?",
+                "It stores " + "; ".join(parts) + ".",
+                evidence,
             )
-        return items
+        ]
+
+    # -- indexing and memory --------------------------------------------------------------------
 
     def _indexing(self) -> list[QAItem]:
-        mappings = self.facts.thread_mapping[:_MAX_LISTED]
+        mappings = self.facts.thread_mapping
         if not mappings:
             return []
-        parts = [f"`{m.variable} = {m.expression}` ({_at(m)}{_under(m)})" for m in mappings]
+        parts = [f"`{m.variable} = {m.expression}`{self._in(m)} ({at(m)}{under(m)})" for m in mappings]
         return [
             self._item(
                 "indexing",
-                f"How does {self.kernel} map threads and blocks to the elements it works on?",
-                f"{self.kernel} computes " + "; ".join(parts) + ".",
-                [_cite(m, m.variable, *_thread_names(m.expression)) for m in mappings],
+                f"How do {self.kernel} and its device helpers map threads and blocks to the elements they work on?",
+                "They compute " + "; ".join(parts) + ".",
+                [cite(m, m.variable, *thread_names(m.expression)) for m in mappings],
             )
         ]
 
-    def _memory(self) -> list[QAItem]:
-        f = self.facts
-        items = []
-        if f.global_accesses:
-            accesses = f.global_accesses[:_MAX_LISTED]
-            parts = [f"`{a.expression}` ({_at(a)})" for a in accesses]
-            items.append(
-                self._item(
-                    "memory",
-                    f"Which global-memory accesses of {self.kernel} are indexed by the thread's position or by a stride?",
-                    f"{self.kernel} accesses " + "; ".join(parts) + ".",
-                    [
-                        _cite(a, _WORD.match(a.expression).group(0) if _WORD.match(a.expression) else "")
-                        for a in accesses
-                    ],
-                )
+    def _global_accesses(self) -> list[QAItem]:
+        accesses = self.facts.global_accesses
+        if not accesses:
+            return []
+        parts = [f"`{a.expression}`{self._in(a)} ({at(a)})" for a in accesses]
+        first = [WORD.match(a.expression) for a in accesses]
+        return [
+            self._item(
+                "global_accesses",
+                f"Which global-memory accesses of {self.kernel} are indexed by the thread's position or by a stride?",
+                f"{self.short} accesses " + "; ".join(parts) + ".",
+                [cite(a, m.group(0) if m else "") for a, m in zip(accesses, first, strict=True)],
             )
-        if f.shared:
-            parts = [f"`{s.declaration}` in `{self._region_name(s.region)}` ({_at(s)})" for s in f.shared[:_MAX_LISTED]]
-            items.append(
-                self._item(
-                    "memory",
-                    f"What `__shared__` (LDS) memory does {self.kernel} use, directly or through its device helpers?",
-                    "It declares " + "; ".join(parts) + ".",
-                    [_cite(s, s.name) for s in f.shared[:_MAX_LISTED]],
-                )
-            )
-        return items
+        ]
 
-    def _synchronization(self) -> list[QAItem]:
+    def _coalescing(self) -> list[QAItem]:
+        unit_step = {m.variable: m for m in self.facts.thread_mapping if _steps_with_thread_x(m.expression)}
+        parts, evidence = [], []
+        for access in self.facts.global_accesses:
+            base, _, index = access.expression.partition("[")
+            index = index.rsplit("]", 1)[0]
+            for factor_of in (v for v in unit_step if re.search(rf"\b{v}\b", index)):
+                mapping = unit_step[factor_of]
+                stride = _stride_of(index, factor_of)
+                if stride is None:
+                    continue
+                evidence += cite(access, base.strip()) + cite(mapping, mapping.variable)
+                steps = f"`{factor_of}` steps by one from thread to thread (`{mapping.variable} = {mapping.expression}`, {at(mapping)})"
+                if stride == "":
+                    parts.append(
+                        f"`{access.expression}` ({at(access)}): {steps} and indexes `{base.strip()}` directly, so "
+                        "neighbouring threads touch neighbouring elements: the access coalesces"
+                    )
+                elif stride.startswith(_STRIDE_PREFIXES):
+                    parts.append(
+                        f"`{access.expression}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
+                        f"threads touch elements `{stride}` apart: the access coalesces only when `{stride}` is 1"
+                    )
+                else:
+                    parts.append(
+                        f"`{access.expression}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
+                        f"threads touch elements `{stride}` apart"
+                    )
+                break
+        if not parts:
+            return []
+        return [
+            self._item(
+                "coalescing",
+                f"Do the global-memory accesses of {self.kernel} coalesce across the threads of a wavefront?",
+                "; ".join(parts) + ".",
+                evidence,
+            )
+        ]
+
+    def _lds_layout(self) -> list[QAItem]:
+        shared = self.facts.shared
+        if not shared:
+            return []
+        parts, evidence = [], []
+        for decl in shared:
+            shape = " x ".join(f"`{e}`" for e in decl.extents if e) or "a runtime size"
+            where = f" in `{self._region(decl.region).name}`" if self._region(decl.region) else ""
+            parts.append(
+                f"`{decl.declaration}`{where} ({at(decl)}): elements of `{decl.element_type}`, extents {shape}"
+                if decl.element_type
+                else f"`{decl.declaration}`{where} ({at(decl)})"
+            )
+            evidence += cite(decl, decl.name)
+        accesses = _first_per(self.facts.lds_accesses, lambda a: (a.region, a.expression))
+        if accesses:
+            parts.append("it is indexed as " + "; ".join(f"`{a.expression}`{self._in(a)} ({at(a)})" for a in accesses))
+            evidence += [e for a in accesses for e in cite(a)]
+        padded = [d for d in shared if len(d.extents) > 1 and re.search(r"\+\s*1\s*$", d.extents[-1])]
+        for decl in padded:
+            parts.append(
+                f"the last extent of `{decl.name}`, `{decl.extents[-1]}`, pads each row by one element, so a "
+                "column walk falls in different LDS banks"
+            )
+        return [
+            self._item(
+                "lds_layout",
+                f"How is the `__shared__` (LDS) memory of {self.kernel} laid out and indexed?",
+                "It declares " + "; ".join(parts) + ".",
+                evidence,
+            )
+        ]
+
+    # -- synchronization and reduction ----------------------------------------------------------
+
+    def _barriers(self) -> list[QAItem]:
+        uses = self.facts.barrier_uses
+        if not uses:
+            return []
+        parts, evidence = [], []
+        for use in uses:
+            barrier = use.barrier
+            evidence += cite(barrier, barrier.name)
+            part = f"`{barrier.name}`{self._in(barrier)} at {at(barrier)}{under(barrier)}"
+            part += _ordering(use)
+            evidence += [e for located in use.written_before + use.read_after for e in cite(located)]
+            parts.append(part)
+        return [
+            self._item(
+                "barriers",
+                f"Where does {self.kernel} place its barriers, and why is each one needed?",
+                f"{self.short} has {_count(len(uses), 'barrier call')}: " + "; ".join(parts) + ".",
+                evidence,
+            )
+        ]
+
+    def _communication(self) -> list[QAItem]:
         f = self.facts
-        calls = _first_per_place(f.barriers + f.atomics + f.cross_lane)[:_MAX_LISTED]
+        calls = f.cross_lane + f.atomics
         if not calls:
+            if f.barriers:
+                return []
             return [
                 self._item(
-                    "synchronization",
+                    "communication",
                     f"Do the threads of {self.kernel} synchronise or communicate with each other?",
-                    f"No: neither {self.kernel} nor the device helpers it calls in this bundle use a barrier, an atomic "
-                    "operation or a cross-lane (shuffle, DPP, ballot) builtin; each thread works on its own elements.",
-                    [_cite(f.signature, f.name)],
+                    f"No: neither {self.short} nor the device helpers it calls use a barrier, an atomic operation or "
+                    "a cross-lane (shuffle, DPP, ballot) builtin; each thread works on its own elements.",
+                    [cite(f.signature, f.name)],
                 )
             ]
-        parts = [f"`{c.name}` in `{self._region_name(c.region)}` ({_at(c)}{_under(c)})" for c in calls]
+        parts = [f"`{c.name}`{self._in(c)} ({at(c)}{under(c)}: `{c.text}`)" for c in calls]
         return [
             self._item(
-                "synchronization",
-                f"How do the threads of {self.kernel} synchronise or communicate?",
+                "communication",
+                f"Which cross-lane and atomic operations do the threads of {self.kernel} communicate through?",
                 "Through " + "; ".join(parts) + ".",
-                [_cite(c, c.name) for c in calls],
+                [cite(c, c.name) for c in calls],
             )
         ]
 
-    def _reduction(self) -> list[QAItem]:
+    def _reduction_hierarchy(self) -> list[QAItem]:
         f = self.facts
-        reductions = _first_per_place(f.reductions)[:_MAX_LISTED]
-        if not reductions and not (f.cross_lane or f.atomics):
+        if not (f.reductions or f.cross_lane or f.atomics or (f.shared and f.barriers)):
             return []
-        parts = [f"`{c.text}` in `{self._region_name(c.region)}` ({_at(c)})" for c in reductions]
-        lanes = _first_per_place(f.cross_lane + f.atomics)[:3]
-        if lanes:
-            parts += [f"`{c.name}` in `{self._region_name(c.region)}` ({_at(c)})" for c in lanes]
-        staged = f.shared[:2] if reductions else []
-        parts += [f"partial results staged in `{s.name}` ({_at(s)})" for s in staged]
+        levels, evidence = [], []
+        strided = [
+            loop
+            for loop in f.loops
+            if loop.region == self.context.kernel.id and ("threadIdx" in loop.header or "+=" in loop.header)
+        ]
+        if strided:
+            loop = strided[0]
+            levels.append(f"per thread, the loop `{loop.header}` ({at(loop)})")
+            evidence += cite(loop)
+        if f.cross_lane:
+            shown = _first_per(f.cross_lane, lambda c: (c.region, c.name))
+            levels.append("across a wavefront, " + "; ".join(f"`{c.name}`{self._in(c)} ({at(c)})" for c in shown))
+            evidence += [e for c in shown for e in cite(c, c.name)]
+        if f.shared and f.barriers:
+            staged = _first_per(f.shared, lambda s: (s.region, s.name))
+            barriers = f.barriers
+            levels.append(
+                "across the block, through LDS "
+                + ", ".join(f"`{s.name}`{self._in(s)} ({at(s)})" for s in staged)
+                + " and "
+                + ", ".join(f"`{b.name}`{self._in(b)} ({at(b)})" for b in barriers)
+            )
+            evidence += [e for s in staged for e in cite(s, s.name)] + [e for b in barriers for e in cite(b, b.name)]
+        elif f.reductions:
+            shown = _first_per(f.reductions, lambda c: (c.region, c.name))
+            levels.append("through " + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in shown))
+            evidence += [e for c in shown for e in cite(c, c.name)]
+        if f.atomics:
+            levels.append(
+                "across the grid, atomically: " + "; ".join(f"`{a.name}`{self._in(a)} ({at(a)})" for a in f.atomics)
+            )
+            evidence += [e for a in f.atomics for e in cite(a, a.name)]
+        else:
+            later = self._later_launch()
+            per_block = [s for s in f.stores if s.region == self.context.kernel.id and "blockIdx" in s.expression]
+            if later is not None and per_block:
+                store = per_block[0]
+                levels.append(
+                    f"across the grid, each block stores its partial result (`{store.expression}`, {at(store)}) and "
+                    f"`{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)})"
+                )
+                evidence += cite(store) + cite(later[0].statement)
+        if len(levels) < 2 and not f.reductions:
+            return []
         return [
             self._item(
-                "reduction",
-                f"How does {self.kernel} combine values across threads?",
-                "It reduces through " + "; ".join(parts) + ".",
-                [_cite(c, c.name) for c in reductions + lanes] + [_cite(s, s.name) for s in staged],
+                "reduction_hierarchy",
+                f"How does {self.kernel} reduce across threads, wavefronts, blocks and the grid?",
+                f"{self.short} reduces " + "; then ".join(levels) + ".",
+                evidence,
             )
         ]
+
+    def _later_launch(self) -> tuple[LaunchFact, str] | None:
+        """The launch that follows this kernel's first launch in the same launcher, and the kernel it starts."""
+        own = {(launch.launcher, launch.statement.start_line) for launch in self.facts.launches}
+        if not own:
+            return None
+        launcher, line = min(own)
+        for launch, site in zip(self.facts.dispatch, self.context.launcher_sites, strict=False):
+            if (
+                launch.launcher == launcher
+                and launch.statement.start_line > line
+                and site.kernel != self.context.kernel.id
+            ):
+                return launch, _kernel_name(site.kernel_expr)
+        return None
+
+    # -- launch ---------------------------------------------------------------------------------
 
     def _launch(self) -> list[QAItem]:
         items = []
-        seen: set[tuple[str, int]] = set()
-        for launch in self.facts.launches:
-            if (launch.launcher, launch.statement.start_line) in seen or len(seen) >= _MAX_LAUNCHES:
-                continue
-            seen.add((launch.launcher, launch.statement.start_line))
+        for launch in _first_per(self.facts.launches, lambda launch: (launch.launcher, launch.statement.start_line)):
             items.append(self._launch_item(launch))
         return items
 
     def _launch_item(self, launch: LaunchFact) -> QAItem:
-        config = _config(launch)
         statement = launch.statement
+        config, config_evidence = _configuration(launch)
         if re.search(rf"\b{re.escape(self.facts.name)}\b", statement.text):
-            answer = f"`{launch.launcher_name}` launches {self.kernel} {config} ({_at(statement)})"
-            shown = [v for v in _plain(launch.grid, launch.block) if re.search(rf"\b{v}\b", statement.text)]
-            evidence = _cite(statement, self.facts.name, *shown)
+            answer = f"`{launch.launcher_name}` launches {self.short} {config} ({at(statement)})"
+            evidence = cite(statement, self.facts.name)
         else:
             answer = (
-                f"`{launch.launcher_name}` launches {self.kernel} {config} from the expansion of "
-                f"`{statement.text}` ({_at(statement)})"
+                f"`{launch.launcher_name}` launches {self.short} {config} from the expansion of "
+                f"`{statement.text}` ({at(statement)})"
             )
-            evidence = _cite(statement)
-        conditions = [c for c in launch.conditions if "".join(c.condition.split()) in "".join(c.text.split())]
+            evidence = cite(statement)
+        evidence += config_evidence
+        conditions = _stated_conditions(launch)
         if conditions:
             answer += ", on the path where " + " and ".join(_branch(c) for c in conditions)
-            evidence += [e for c in conditions for e in _cite(c)]
+            evidence += [e for c in conditions for e in cite(c)]
         answer += "."
-        for declaration in launch.declarations:
-            answer += f" `{declaration.text}` ({_at(declaration)})."
-            declared = [v for v in _plain(launch.grid, launch.block) if re.search(rf"\b{v}\b", declaration.text)]
-            evidence += _cite(declaration, *declared)
+        answer += _written_configuration(launch)
+        evidence += [e for d in (*launch.declarations, *launch.writes) for e in cite(d, *_declared(launch, d))]
+        if launch.live_for and set(launch.live_for) != set(self.context.entries):
+            answer += f" `{launch.launcher_name}` runs for {names(launch.live_for)}."
         return self._item(
             "launch",
-            f"How does `{launch.launcher_name}` launch {self.kernel}, and under which conditions?",
+            f"How does `{launch.launcher_name}` launch {self.kernel} at line {statement.start_line}, with which "
+            "grid and block, and under which conditions?",
             answer,
             evidence,
         )
 
-    def _constraints(self) -> list[QAItem]:
-        f = self.facts
+    def _dispatch(self) -> list[QAItem]:
         items = []
-        if f.boundary_checks:
-            checks = f.boundary_checks[:_MAX_LISTED]
-            parts = [
-                f"`if{c.text}` ({_at(c)}{_under(c)})" if c.text.startswith("(") else f"`{c.text}` ({_at(c)})"
-                for c in checks
+        launchers = dict.fromkeys(launch.launcher for launch in self.facts.launches)
+        for launcher_id in launchers:
+            launches = [
+                (launch, site)
+                for launch, site in zip(self.facts.dispatch, self.context.launcher_sites, strict=True)
+                if launch.launcher == launcher_id
             ]
+            kernels = {site.kernel for _, site in launches}
+            if len(kernels) < 2:
+                continue
+            name = launches[0][0].launcher_name
+            parts, evidence = [], []
+            for launch, site in launches:
+                conditions = _stated_conditions(launch)
+                when = " and ".join(_branch(c) for c in conditions) if conditions else "unconditionally"
+                kernel = _kernel_name(site.kernel_expr)
+                mine = " (this kernel)" if site.kernel == self.context.kernel.id else ""
+                parts.append(f"`{kernel}`{mine} at {at(launch.statement)} when {when}")
+                evidence += cite(launch.statement, kernel) + [e for c in conditions for e in cite(c)]
             items.append(
                 self._item(
-                    "constraints",
-                    f"Which bounds checks keep the threads of {self.kernel} inside the data?",
-                    f"{self.kernel} guards its work with " + "; ".join(parts) + ".",
-                    [_cite(c) for c in checks],
-                )
-            )
-        exits = f.early_exits[:_MAX_LISTED]
-        if exits:
-            launchers = _names(list(dict.fromkeys(self._region_name(e.region) for e in exits)))
-            parts = [f"`{e.text}` ({_at(e)})" for e in exits]
-            items.append(
-                self._item(
-                    "constraints",
-                    f"In which cases does {launchers} return before launching {self.kernel}?",
-                    "It returns early on " + "; ".join(parts) + ".",
-                    [_cite(e) for e in exits],
+                    "dispatch",
+                    f"Which kernel does `{name}` launch under which condition, and when does it choose {self.kernel}?",
+                    f"`{name}` launches " + "; ".join(parts) + ".",
+                    evidence,
                 )
             )
         return items
 
+    def _chunking(self) -> list[QAItem]:
+        loops = self.facts.chunking
+        if not loops:
+            return []
+        parts = [f"`{c.text}` in `{self._region(c.region).name}` ({at(c)})" for c in loops if self._region(c.region)]
+        return [
+            self._item(
+                "chunking",
+                f"How do the callers of {self.kernel} split a size too large for one launch's grid into several launches?",
+                "They loop in chunks: " + "; ".join(parts) + ".",
+                [cite(c) for c in loops],
+            )
+        ]
+
+    # -- constraints and edge cases -------------------------------------------------------------
+
+    def _bounds_checks(self) -> list[QAItem]:
+        checks = self.facts.boundary_checks
+        if not checks:
+            return []
+        parts = [f"`{c.text}`{self._in(c)} ({at(c)}{under(c)})" for c in checks]
+        return [
+            self._item(
+                "bounds_checks",
+                f"Which bounds checks keep the threads of {self.kernel} inside the data?",
+                f"{self.short} guards its work with " + "; ".join(parts) + ".",
+                [cite(c) for c in checks],
+            )
+        ]
+
+    def _quick_returns(self) -> list[QAItem]:
+        exits = self.facts.early_exits
+        if not exits:
+            return []
+        launchers = names(list(dict.fromkeys(r.name for e in exits if (r := self._region(e.region)))))
+        parts = [f"`{e.text}` ({at(e)})" for e in exits]
+        return [
+            self._item(
+                "quick_returns",
+                f"In which cases does {launchers} return before launching {self.kernel}?",
+                "It returns early on " + "; ".join(parts) + ".",
+                [cite(e) for e in exits],
+            )
+        ]
+
+    def _negative_increments(self) -> list[QAItem]:
+        return self._path_item(
+            "negative_increments",
+            self.facts.negative_increments,
+            f"What do the callers of {self.kernel} do when an increment is negative?",
+            "They handle it in",
+        )
+
+    def _scalar_shortcuts(self) -> list[QAItem]:
+        return self._path_item(
+            "scalar_shortcuts",
+            self.facts.scalar_shortcuts,
+            f"Which values of alpha or beta let the callers of {self.kernel} skip or shorten the work?",
+            "They test",
+        )
+
+    def _path_item(self, kind: str, found: list[Located], question: str, lead: str) -> list[QAItem]:
+        if not found:
+            return []
+        parts = [f"`{c.text}` in `{self._region(c.region).name}` ({at(c)})" for c in found if self._region(c.region)]
+        return [self._item(kind, question, f"{lead} " + "; ".join(parts) + ".", [cite(c) for c in found])]
+
     # -- implementation sample -----------------------------------------------------------------
 
     def implementation(self) -> QAItem | None:
+        """The kernel, the helpers that hold its math and its launcher, for an instruction naming the launch
+        configuration, the path condition and every branch the kernel takes. None for a thin wrapper whose math
+        sits in a helper this context does not hold."""
         f = self.facts
         if not f.launches:
+            return None
+        math = [h for h in self.context.helpers if _holds_math(f, h)]
+        if not (f.stores or f.loops) and not math:
             return None
         launch = f.launches[0]
         launcher = self.context.region(launch.launcher)
         kernel = self.context.kernel
         entries = self.context.entries
-        shown = _names(entries[:_MAX_LISTED]) + (
-            " and the other entries of its family" if len(entries) > _MAX_LISTED else ""
-        )
         instruction = (
-            f"Write the HIP kernel {self.kernel} and the launcher `{launch.launcher_name}` that starts it for {shown}. "
-            f"Interface: `{f.signature.text}`. Contract: launch it {_config(launch)}"
+            f"Write the HIP kernel {self.kernel} and the launcher `{launch.launcher_name}` that starts it for "
+            f"{names(entries)}. Interface: `{f.signature.text}`. Contract: launch it {_configuration(launch)[0]}"
         )
-        conditions = [c for c in launch.conditions if "".join(c.condition.split()) in "".join(c.text.split())]
+        conditions = _stated_conditions(launch)
         if conditions:
             instruction += ", on the path where " + " and ".join(_branch(c) for c in conditions)
         instruction += "."
-        helpers = list(dict.fromkeys(h.name for h in self.context.helpers))
-        if helpers:
-            instruction += f" The device helpers {_names(helpers[:_MAX_LISTED])} are available."
-        response = f"```cpp\n{kernel.code}\n```\n\n```cpp\n{launcher.code}\n```"
+        branches = [c for c in f.boundary_checks if c.region == kernel.id]
+        if branches:
+            instruction += " Inside, it branches on " + "; ".join(f"`{c.text}` ({at(c)})" for c in branches) + "."
+        if math:
+            instruction += f" Its math sits in {names([h.name for h in math])}, written out below too."
+        blocks = [kernel, *math, launcher]
+        response = "\n\n".join(f"```cpp\n{region.code}\n```" for region in blocks if region is not None)
         evidence = [
-            Evidence(region=kernel.id, start_line=kernel.start_line, end_line=kernel.end_line, identifiers=[f.name]),
-            Evidence(
-                region=launcher.id,
-                start_line=launcher.start_line,
-                end_line=launcher.end_line,
-                identifiers=[launch.launcher_name],
-            ),
+            Evidence(region=r.id, start_line=r.start_line, end_line=r.end_line, identifiers=[r.name])
+            for r in blocks
+            if r is not None
         ]
-        evidence += [e for c in conditions for e in _cite(c)]
-        return QAItem(category="implementation", question=instruction, answer=response, evidence=evidence)
+        evidence += [e for c in conditions for e in cite(c)] + [e for c in branches for e in cite(c)]
+        return QAItem(
+            category="implementation", kind="implementation", question=instruction, answer=response, evidence=evidence
+        )
 
 
-def _config(launch: LaunchFact) -> str:
+def _holds_math(facts: KernelFacts, helper: Region) -> bool:
+    """A helper the kernel's work happens in: it stores to global memory or loops (``*_calc`` helpers)."""
+    return any(s.region == helper.id for s in facts.stores) or any(loop.region == helper.id for loop in facts.loops)
+
+
+def _steps_with_thread_x(expression: str) -> bool:
+    """Whether the expression is ``threadIdx.x`` plus terms that do not depend on the thread: one more per thread."""
+    terms = top_level_terms(expression)
+    thread_terms = [t for t in terms if any(x in t for x in _THREAD_X)]
+    return len(thread_terms) == 1 and thread_terms[0] in _THREAD_X
+
+
+def _stride_of(index: str, variable: str) -> str | None:
+    """How the index scales ``variable``: "" when it adds it as is, the other factor when it multiplies it by one
+    name (``i * incx``), None when the index combines it otherwise."""
+    for term in top_level_terms(index):
+        if not re.search(rf"\b{variable}\b", term):
+            continue
+        if term == variable:
+            return ""
+        factors = top_level_terms(term, "*")
+        if len(factors) == 2 and variable in factors:
+            other = factors[1] if factors[0] == variable else factors[0]
+            inner = re.fullmatch(r"(?:\w+\()?([A-Za-z_]\w*)\)?", other)
+            return inner.group(1) if inner else None
+        return None
+    return None
+
+
+def _ordering(use: BarrierUse) -> str:
+    written = [f"`{w.text}` ({at(w)})" for w in use.written_before]
+    read = [f"`{r.text}` ({at(r)})" for r in use.read_after]
+    if written and read:
+        return (
+            f": the LDS writes before it, {joined(written)}, must be visible to every thread of the block before "
+            f"the reads after it, {joined(read)}"
+        )
+    if written:
+        return f": it completes the LDS writes {joined(written)} before the threads go on"
+    if read:
+        return f": no thread reads LDS ({joined(read)}) before every thread has reached it"
+    return ": no LDS access of this function lies between it and the neighbouring barriers"
+
+
+def _configuration(launch: LaunchFact) -> tuple[str, list[Evidence]]:
     if launch.via == "<<<>>>":
         via = "using the triple-chevron launch syntax"
     else:
@@ -334,52 +636,67 @@ def _config(launch: LaunchFact) -> str:
         )
         if text.strip() and "`" not in text
     ]
+    evidence: list[Evidence] = []
+    if launch.macro is not None:
+        via += f", whose configuration comes from `{launch.macro.text.split('(')[0].split()[-1]}` ({at(launch.macro)})"
+        evidence = cite(launch.macro)
     if not parts:
-        return via
-    return f"{via} with " + (", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0])
+        return via, evidence
+    return f"{via} with " + (", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]), evidence
+
+
+def _written_configuration(launch: LaunchFact) -> str:
+    text = "".join(f" `{d.text}` ({at(d)})." for d in launch.declarations)
+    for write in launch.writes:
+        when = "before the launch on every path" if write.unconditional else "on some paths before the launch"
+        text += f" `{write.variable}` is reassigned {when}: `{write.text}` ({at(write)})."
+    final = [w for w in launch.writes if w.unconditional]
+    if final:
+        last = {w.variable: w for w in final}
+        text += " The launch uses " + joined([f"`{v}` from {at(w)}" for v, w in last.items()]) + "."
+    return text
+
+
+def _declared(launch: LaunchFact, located: Located) -> list[str]:
+    return [v for v in plain(launch.grid, launch.block) if re.search(rf"\b{v}\b", located.text)]
+
+
+def _stated_conditions(launch: LaunchFact):
+    return [c for c in launch.conditions if "".join(c.condition.split()) in "".join(c.text.split())]
 
 
 def _branch(condition) -> str:
     if condition.branch == "then":
-        return f"`{condition.condition}` holds ({_at(condition)})"
+        return f"`{condition.condition}` holds ({at(condition)})"
     if condition.branch == "else":
-        return f"`{condition.condition}` does not hold ({_at(condition)})"
+        return f"`{condition.condition}` does not hold ({at(condition)})"
     if condition.label_line:
         return f"`{condition.condition}` takes `{condition.branch}` (lines {condition.start_line} and {condition.label_line})"
-    return f"`{condition.condition}` takes the {condition.branch} branch ({_at(condition)})"
+    return f"`{condition.condition}` takes the {condition.branch} branch ({at(condition)})"
 
 
-def _last_word(declaration: str) -> str:
-    words = _WORD.findall(declaration.split("=")[0])
-    return words[-1] if words else ""
+def _kernel_name(expression: str) -> str:
+    match = WORD.match(expression.strip("() "))
+    return match.group(0) if match else expression
 
 
-def _plain(*expressions: str) -> list[str]:
-    return [e for e in expressions if re.fullmatch(r"[A-Za-z_]\w*", e)]
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def _thread_names(expression: str) -> list[str]:
-    return [w for w in _WORD.findall(expression) if w in ("threadIdx", "blockIdx", "blockDim", "gridDim")][:2]
+def _count(number: int, noun: str) -> str:
+    """\"two barrier calls\": counts in words, which the grounding check does not read as stated numbers."""
+    word = _COUNTS[number] if number < len(_COUNTS) else "several"
+    return f"{word} {noun}{'' if number == 1 else 's'}"
 
 
-def _loop_variables(header: str) -> list[str]:
-    return _WORD.findall(header)[1:2]
-
-
-def _first_per_name(calls):
+def _first_per(items, key):
     seen, out = set(), []
-    for c in calls:
-        if c.name not in seen:
-            seen.add(c.name)
-            out.append(c)
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
     return out
 
 
-def _first_per_place(calls):
-    seen, out = set(), []
-    for c in calls:
-        key = (c.region, c.name)
-        if key not in seen:
-            seen.add(key)
-            out.append(c)
-    return out
+__all__ = ["CATEGORIES", "GENERATOR", "KINDS", "OfflineGenerator", "CallFact"]

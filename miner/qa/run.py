@@ -17,8 +17,8 @@ from miner.agent.client import AgentClient
 from miner.agent.config import AgentConfig
 from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
 from miner.errors import InputError
-from miner.models import Bundle, QAUnit
-from miner.qa.context import live_kernels
+from miner.models import Bundle, QAUnit, Role
+from miner.qa.context import kernel_contexts
 from miner.qa.journal import Journal
 from miner.qa.model_engine import ModelEngine
 from miner.qa.offline import CATEGORIES
@@ -111,19 +111,20 @@ def _bundle(line: str, file: Path, number: int) -> Bundle:
 
 
 def plan_units(options: QAOptions, summary: QASummary) -> list[Unit]:
-    """Every (live kernel, task) unit of the bundles, in bundle order."""
+    """Every (live kernel region, task) unit of the bundles, in the order the kernels first appear: a kernel that
+    several bundles hold is one unit, not one per bundle."""
     unknown = sorted(set(options.categories) - set(CATEGORIES))
     if unknown:
         raise InputError(f"unknown QA categories: {', '.join(unknown)} (known: {', '.join(CATEGORIES)})")
-    units = []
+    bundles = []
     for bundle in read_bundles(options.bundles, options.limit):
         summary.bundles += 1
-        contexts = live_kernels(bundle)
-        summary.bundles_with_kernels += bool(contexts)
-        summary.kernels += len(contexts)
-        work = [KernelWork(context) for context in contexts]
-        units += [Unit(kernel, task, options.categories) for kernel in work for task in options.tasks]
-    return units
+        summary.bundles_with_kernels += any(r.role == Role.KERNEL and r.live_for for r in bundle.regions)
+        bundles.append(bundle)
+    contexts = kernel_contexts(bundles)
+    summary.kernels = len(contexts)
+    work = [KernelWork(context) for context in contexts]
+    return [Unit(kernel, task, options.categories) for kernel in work for task in options.tasks]
 
 
 def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | DryRun:
@@ -263,7 +264,8 @@ def _summarise(units: list[Unit], keys: list[str], journal: Journal, summary: QA
             summary.kept[record.category] += 1
             summary.flagged += bool(record.flags)
             if record.kind == "qa":
-                categories_per_family.setdefault(unit.context.bundle.family, set()).add(record.category)
+                for family in unit.context.families:
+                    categories_per_family.setdefault(family, set()).add(record.category)
     summary.families_below_five_categories = sorted(f for f, c in categories_per_family.items() if len(c) < 5)
     prices = options.agent.prices if options.agent is not None else None
     if prices is not None and prices.configured:

@@ -28,8 +28,7 @@ class KernelWork:
     def slim(self) -> KernelContext:
         """The part of the context the facts are read from: cheap to send to a worker process."""
         c = self.context
-        launchers = tuple(r for r in c.path if any(s.launcher == r.id for s in c.launch_sites))
-        return KernelContext(None, c.kernel, c.helpers, launchers, c.launch_sites)  # type: ignore[arg-type]
+        return KernelContext(c.library, c.kernel, c.helpers, c.path, c.launch_sites, launcher_sites=c.launcher_sites)
 
     @cached_property
     def facts(self) -> KernelFacts:
@@ -56,9 +55,10 @@ class Unit:
         return self.work.facts
 
     def key(self, generator: str, prompt_sha256: str, sampling: dict) -> str:
-        """Bundle hash, kernel, task, categories, generator (model), prompt hash and sampling: what decides the output."""
+        """Context digest, kernel, task, categories, generator (model), prompt hash and sampling: what decides the
+        output."""
         material = {
-            "bundle": self.context.bundle.sha256,
+            "context": self.context.digest,
             "kernel": self.context.kernel.id,
             "task": self.task,
             "categories": list(self.categories) if self.task == "qa" else [],
@@ -74,7 +74,6 @@ def finished(unit: Unit, key: str, records: list[QARecord], dropped: dict[str, i
     context = unit.context
     return QAUnit(
         key=key,
-        bundle=context.bundle.id,
         kernel=context.kernel.id,
         task=unit.task,
         records=records,
@@ -97,17 +96,19 @@ def make_record(
     attempt: int = 1,
     flags: list[str] | None = None,
 ) -> QARecord:
-    bundle = unit.context.bundle
+    context = unit.context
     return QARecord(
         id=f"{key[:16]}-{index}",
         kind="implementation" if unit.task == "implementation" else "qa",
         category=item.category,
-        library=bundle.library,
-        bundle=bundle.id,
-        bundle_sha256=bundle.sha256,
-        kernel=unit.context.kernel.id,
-        kernel_name=unit.context.kernel.name,
-        entries=unit.context.entries,
+        question_kind=item.kind,
+        library=context.library,
+        bundles=list(context.bundles),
+        context_sha256=context.digest,
+        kernel=context.kernel.id,
+        kernel_name=context.kernel.name,
+        kernel_file=context.kernel.file,
+        entries=context.entries,
         question=item.question,
         answer=item.answer,
         evidence=item.evidence,

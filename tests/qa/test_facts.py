@@ -121,7 +121,7 @@ def test_a_launch_size_declared_with_the_librarys_own_integer_type_is_cited():
     context = make_context(KERNEL_CODE, launcher, 27, "hipLaunchKernelGGL", ("blocks", "threads", "0", "stream"))
 
     def declared(library: str) -> list[str]:
-        mined_from = replace(context, bundle=context.bundle.model_copy(update={"library": library}))
+        mined_from = replace(context, library=library)
         (launch,) = kernel_facts(mined_from).launches
         return [d.text for d in launch.declarations]
 

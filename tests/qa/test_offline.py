@@ -19,12 +19,12 @@ def test_every_live_kernel_gets_grounded_qa_in_five_categories(tinyblas, tmp_pat
     assert summary.dropped == {} and summary.kept and len(records) == sum(summary.kept.values())
     assert all(r["grounding"]["grounded"] and r["evidence"] for r in records)
     live = {
-        (r["id"], region["name"])
+        (r["id"], region["id"])
         for r in read_jsonl(mined / "bundles.jsonl")
         for region in r["regions"]
         if region["role"] == "kernel" and region["live_for"]
     }
-    covered = {(r["bundle"], r["kernel_name"]) for r in records}
+    covered = {(bundle, r["kernel"]) for r in records for bundle in r["bundles"]}
     assert live == covered
     per_kernel = defaultdict(set)
     for r in records:
@@ -33,11 +33,23 @@ def test_every_live_kernel_gets_grounded_qa_in_five_categories(tinyblas, tmp_pat
     assert summary.families_below_five_categories == []
 
 
+def test_a_kernel_of_several_bundles_is_asked_about_once_for_all_its_entries(tinyblas, tmp_path) -> None:
+    _, mined = tinyblas
+    _run(mined, tmp_path)
+    records = read_jsonl(tmp_path / "qa.jsonl")
+    pair = [r for r in records if r["kernel_name"] == "tinyblas_daxpy_pair_kernel"]
+    assert {tuple(r["entries"]) for r in pair} == {("tinyblas_axpy_ex", "tinyblas_daxpy")}
+    (bundles,) = {tuple(r["bundles"]) for r in pair}
+    assert len(bundles) == 2 and bundles[0].startswith("tinyblas:tinyblas_axpy_ex:")
+    questions = [(r["kernel"], r["question"]) for r in records]
+    assert len(questions) == len(set(questions))  # one item per (kernel region, question)
+    assert len({(r["question"], r["answer"]) for r in records}) == len(records)
+
+
 def test_questions_name_only_the_entries_a_kernel_is_live_for(tinyblas, tmp_path) -> None:
     _, mined = tinyblas
     _run(mined, tmp_path)
     pair = [r for r in read_jsonl(tmp_path / "qa.jsonl") if r["kernel_name"] == "tinyblas_daxpy_pair_kernel"]
-    assert {tuple(r["entries"]) for r in pair} == {("tinyblas_axpy_ex",), ("tinyblas_daxpy",)}
     samples = [r for r in pair if r["kind"] == "implementation"]
     assert samples and not any("tinyblas_saxpy" in r["question"] for r in samples)
     sample = samples[0]

@@ -1,0 +1,250 @@
+"""How a kernel is launched, as the values reaching the launch: the statement, its configuration (through a
+configuration macro such as ``gemvt_sn_KARGS`` when the launch uses one), every write of the grid and block
+variables before it, and the branch conditions on the way. Read off the launcher's region text."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from miner.errors import MinerError
+from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
+from miner.parse.launch_text import parse_launch
+from miner.qa.context import KernelContext, cited_text
+from miner.source.profile import LaunchMacro, load_profile
+
+_CHEVRONS = re.compile(r"<<<(.*?)>>>")
+_UPPER_CALL = re.compile(r"\b([A-Z_][A-Z0-9_]{2,})\s*[(;]")
+_DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(\(([^)]*)\))?")
+_BASE_TYPES = ("dim3", "int", "auto", "size_t", "int64_t", "int32_t", "uint32_t", "unsigned")
+_MAX_STATEMENT_LINES = 80
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def launch_fact(context: KernelContext, site: LaunchSite) -> LaunchFact:
+    launcher = context.region(site.launcher)
+    assert launcher is not None
+    lines = launcher.code.split("\n")
+    end = site.line
+    while (
+        end < launcher.end_line
+        and ";" not in lines[end - launcher.start_line]
+        and end - site.line < _MAX_STATEMENT_LINES
+    ):
+        end += 1
+    statement = Located.model_construct(
+        region=launcher.id,
+        start_line=site.line,
+        end_line=end,
+        text=collapse(cited_text(launcher, site.line, end) or ""),
+    )
+    via, config = _written_launch(statement.text, site)
+    macro, expansion = None, ""
+    if not (config[0] and config[1]):
+        found = _configuration_macro(launcher, site.line, statement.text, _launch_macros(context.library))
+        if found is not None:
+            macro, expansion, expanded = found
+            via = expanded[0] or via
+            config = expanded[1]
+    conditions = [
+        branch_fact(launcher, c, site.line)
+        for c in site.conditions
+        if launcher.start_line <= c.line <= launcher.end_line
+    ]
+    declarations, writes = _configuration_writes(launcher, site.line, config[:2], _integer_types(context.library))
+    return LaunchFact.model_construct(
+        launcher=launcher.id,
+        launcher_name=launcher.name,
+        statement=statement,
+        via=via,
+        grid=config[0],
+        block=config[1],
+        shared_mem=config[2],
+        stream=config[3],
+        conditions=conditions,
+        declarations=declarations,
+        writes=writes,
+        macro=macro,
+        expansion=expansion,
+        live_for=list(launcher.live_for),
+    )
+
+
+@cache
+def _integer_types(library: str) -> tuple[str, ...]:
+    """The integer typedefs of the library the bundle was mined from (its profile's ``integer_types``)."""
+    try:
+        return tuple(map(re.escape, load_profile(library).integer_types))
+    except MinerError:  # a bundle of a library this installation has no profile for
+        return ()
+
+
+@cache
+def _launch_macros(library: str) -> tuple[LaunchMacro, ...]:
+    try:
+        return load_profile(library).launch_macros
+    except MinerError:
+        return ()
+
+
+def _written_launch(text: str, site: LaunchSite) -> tuple[str, tuple[str, str, str, str]]:
+    """How the launch is written in the cited statement, and its configuration as far as the text shows it.
+
+    Clang reports a launch macro that expands to ``<<<...>>>`` as a triple-chevron launch; the
+    statement says which macro it was, and a configuration hidden in a macro argument stays unknown ("")."""
+    config = (site.grid, site.block, site.shared_mem, site.stream)
+    chevrons = _CHEVRONS.search(text)
+    if chevrons:
+        parts = [p.strip() for p in split_top_level(chevrons.group(1))] + ["", "", "", ""]
+        return "<<<>>>", (parts[0], parts[1], parts[2], parts[3]) if not any(config) else config
+    if site.via != "<<<>>>" and site.via in text:
+        return site.via, config
+    macro = _UPPER_CALL.search(text)
+    return (macro.group(1) if macro else ""), config
+
+
+def split_top_level(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for char in text:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
+
+
+def _configuration_macro(
+    launcher: Region, before: int, statement: str, macros: tuple[LaunchMacro, ...]
+) -> tuple[Located, str, tuple[str, tuple[str, str, str, str]]] | None:
+    """The ``#define`` in the launcher, above the launch, of a macro the launch statement uses, the statement with
+    it expanded, and the configuration the expansion gives (``gemvt_sn_KARGS(alpha)`` holds the grid and block)."""
+    lines = launcher.code.split("\n")
+    for index in range(before - launcher.start_line - 1, -1, -1):
+        match = _DEFINE.match(lines[index])
+        if match is None:
+            continue
+        name, params = match.group(1), match.group(3)
+        used = re.search(rf"\b{name}\b" + (r"\s*\(" if params is not None else ""), statement)
+        if used is None:
+            continue
+        last = index
+        while lines[last].rstrip().endswith("\\") and last + 1 < len(lines):
+            last += 1
+        body = " ".join(line.rstrip().rstrip("\\") for line in lines[index : last + 1])[match.end() :].strip()
+        expanded = _expand(statement, name, params, body, used)
+        parsed = parse_launch(expanded, macros)
+        if parsed is None:
+            return None
+        config = parsed[0]
+        first, final = launcher.start_line + index, launcher.start_line + last
+        define = Located.model_construct(
+            region=launcher.id,
+            start_line=first,
+            end_line=final,
+            text=collapse(cited_text(launcher, first, final) or ""),
+        )
+        return define, collapse(expanded), (config.via, (config.grid, config.block, config.shared_mem, config.stream))
+    return None
+
+
+def _expand(statement: str, name: str, params: str | None, body: str, used: re.Match) -> str:
+    if params is None:
+        return statement[: used.start()] + body + statement[used.end() :]
+    open_at = used.end() - 1
+    depth, close_at = 0, len(statement)
+    for position in range(open_at, len(statement)):
+        depth += {"(": 1, ")": -1}.get(statement[position], 0)
+        if depth == 0:
+            close_at = position
+            break
+    args = [a.strip() for a in split_top_level(statement[open_at + 1 : close_at])]
+    names = [p.strip() for p in params.split(",") if p.strip()]
+    for param, arg in zip(names, args, strict=False):
+        body = re.sub(rf"\b{re.escape(param)}\b", lambda _m, a=arg: a, body)
+    return statement[: used.start()] + body + statement[close_at + 1 :]
+
+
+def _configuration_writes(
+    launcher: Region, before: int, config: tuple[str, ...], integer_types: tuple[str, ...]
+) -> tuple[list[Located], list[Write]]:
+    """The declaration of each plain grid / block variable above the launch, and every later write of it."""
+    lines = launcher.code.split("\n")
+    types = "|".join((*_BASE_TYPES, *integer_types))
+    declarations: list[Located] = []
+    writes: list[Write] = []
+    for variable in dict.fromkeys(v for v in config if re.fullmatch(r"[A-Za-z_]\w*", v)):
+        declared = re.compile(rf"\b(?:{types})\b[^;=]*\b{variable}\b")
+        written = re.compile(rf"(?<![\w.]){variable}\s*(?:\.\s*[xyz]\s*)?(?:[-+*/]?=)(?!=)")
+        found: list[Write] = []
+        for line in range(before - 1, launcher.start_line - 1, -1):
+            text = lines[line - launcher.start_line]
+            if declared.search(text):
+                declarations.append(
+                    Located.model_construct(region=launcher.id, start_line=line, end_line=line, text=collapse(text))
+                )
+                break
+            if written.search(text) and not text.lstrip().startswith(("//", "#")):
+                found.append(
+                    Write.model_construct(
+                        region=launcher.id,
+                        start_line=line,
+                        end_line=line,
+                        text=collapse(text),
+                        variable=variable,
+                        unconditional=_encloses(lines, line - launcher.start_line, before - launcher.start_line),
+                    )
+                )
+        writes += reversed(found)
+    return sorted(declarations, key=lambda d: d.start_line), sorted(writes, key=lambda w: w.start_line)
+
+
+def _encloses(lines: list[str], write: int, launch: int) -> bool:
+    """Whether the innermost braces around line ``write`` also hold line ``launch`` and the write is not the body
+    of an unbraced ``if`` / ``else`` / loop: then every path from the write reaches the launch."""
+    text = lines[write].lstrip()
+    previous = next((lines[i].strip() for i in range(write - 1, -1, -1) if lines[i].strip()), "")
+    if text.startswith(("if", "else", "for", "while")) or (previous and previous[-1] not in ";{}"):
+        return False
+    depth = 0
+    for line in lines[write + 1 : launch]:
+        for char in line:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            if depth < 0:
+                return False
+    return True
+
+
+def branch_fact(launcher: Region, condition, before: int) -> BranchFact:
+    """The lines of a branch condition: from its line until its whole text has been seen (at most 6 lines)."""
+    wanted = "".join(condition.text.split())
+    last = condition.line
+    while last < min(launcher.end_line, condition.line + 5):
+        if wanted in "".join((cited_text(launcher, condition.line, last) or "").split()):
+            break
+        last += 1
+    text = collapse(cited_text(launcher, condition.line, last) or "")
+    label_line = 0
+    if condition.branch.startswith(("case ", "default")):
+        label = "".join(condition.branch.split())
+        lines = launcher.code.split("\n")
+        for line in range(before, condition.line, -1):
+            if "".join(lines[line - launcher.start_line].split()).startswith(label):
+                label_line = line
+                break
+    return BranchFact.model_construct(
+        label_line=label_line,
+        region=launcher.id,
+        start_line=condition.line,
+        end_line=last,
+        text=text,
+        condition=condition.text,
+        branch=condition.branch,
+    )

@@ -1,0 +1,61 @@
+"""Edge cases the host code on the way to a kernel handles: what a negative increment changes, the alpha / beta
+tests that skip or shorten the work, and the loops that split 64-bit sizes into launches of 32-bit ones.
+Read off the text of the regions on the kernel's call paths (API, implementation, template, launcher)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from miner.models import Located
+from miner.qa.context import KernelContext
+
+_NEGATIVE_INCREMENT = re.compile(r"\binc\w*\s*\)?\s*<\s*0\b")
+_SCALAR = r"\*?\s*\(?\s*\*?\s*\b(?:alpha|beta)\w*\b\s*\)?"
+_SCALAR_TEST = re.compile(
+    rf"{_SCALAR}\s*[!=]=|[!=]=\s*{_SCALAR}|\b\w*is_(?:zero|one)\w*\s*\(\s*{_SCALAR}|!\s*\*\s*(?:alpha|beta)\b"
+)
+_BRANCH = re.compile(r"\bif\s*\(|\?")
+_CHUNK_LOOP = re.compile(r"\bfor\s*\(.*\+=\s*(?:\w*chunk\w*|c_i64_\w+|c_ILP64_\w+)")
+_STATEMENT_LINES = 4
+
+
+def path_facts(context: KernelContext) -> dict[str, list[Located]]:
+    found: dict[str, list[Located]] = {"negative_increments": [], "scalar_shortcuts": [], "chunking": []}
+    for region in context.path:
+        for kind, located in _region_facts(region.id, region.start_line, region.code).items():
+            found[kind] += located
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _region_facts(region_id: str, start_line: int, code: str) -> dict[str, tuple[Located, ...]]:
+    lines = code.split("\n")
+    out: dict[str, list[Located]] = {"negative_increments": [], "scalar_shortcuts": [], "chunking": []}
+    for index, line in enumerate(lines):
+        text = line.split("//", 1)[0]
+        if not text.strip() or text.lstrip().startswith(("#", "*", "/*")):
+            continue
+        kind = ""
+        if _CHUNK_LOOP.search(text):
+            kind = "chunking"
+        elif _NEGATIVE_INCREMENT.search(text):
+            kind = "negative_increments"
+        elif _SCALAR_TEST.search(text) and _BRANCH.search(text):
+            kind = "scalar_shortcuts"
+        if kind:
+            out[kind].append(_statement(region_id, start_line, lines, index))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _statement(region_id: str, start_line: int, lines: list[str], index: int) -> Located:
+    """The line and the lines continuing its statement (the statement an ``if`` guards, when it has no braces)."""
+    last = index
+    while last + 1 < len(lines) and last - index < _STATEMENT_LINES:
+        if lines[last].split("//", 1)[0].rstrip().endswith((";", "{", "}")):
+            break
+        last += 1
+    text = " ".join(" ".join(lines[index : last + 1]).split())
+    return Located.model_construct(
+        region=region_id, start_line=start_line + index, end_line=start_line + last, text=text
+    )

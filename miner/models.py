@@ -527,6 +527,7 @@ class CallFact(Located):
 class Write(Located):
     variable: str  # the launch-configuration variable written ("grid", "threads")
     unconditional: bool  # on every path from the write to the launch (not under an ``if`` the launch is outside)
+    guard: Located | None = None  # the ``if`` / ``else`` / loop header a conditional write sits under
 
 
 class BarrierUse(BaseModel):
@@ -536,6 +537,8 @@ class BarrierUse(BaseModel):
     barrier: CallFact
     written_before: list[Located] = []  # since the previous barrier of the function (or its start)
     read_after: list[Located] = []  # until the next barrier (or the function's end)
+    loop: Located | None = None  # the innermost loop holding the barrier
+    read_next_round: list[Located] = []  # reads of that loop above the barrier: the next iteration's, after it
 
 
 class LaunchFact(BaseModel):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -47,8 +48,34 @@ def write_json_atomic(path: Path, data: dict) -> None:
 
 
 def make_dir(path: Path, what: str = "output directory") -> None:
-    """``path`` and its parents, or an ``OutputError`` naming it."""
+    """``path`` and its parents, or an ``OutputError`` naming it; the temporaries a killed run left there go."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create the {what}: {exc.strerror}", path=str(path)) from None
+    remove_stale_temporaries(path)
+
+
+_TEMPORARY = re.compile(r"^\..+\.(\d+)\.tmp$")
+
+
+def remove_stale_temporaries(directory: Path) -> list[Path]:
+    """Remove the ``atomic_file`` temporaries in ``directory`` whose writer process is gone (killed mid-write)."""
+    removed = []
+    for path in directory.glob(".*.tmp"):
+        match = _TEMPORARY.match(path.name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -21,7 +21,7 @@ from miner.errors import CacheError
 from miner.models import Instance, ParsedTU, WalkScope
 from miner.source.files import FileHashes
 
-_FORMAT = 9
+_FORMAT = 10  # 10: launch configurations written in a macro the file defines are expanded
 
 
 class Head(NamedTuple):

@@ -27,7 +27,7 @@ from miner.models import (
     Resolution,
 )
 from miner.parse.cursor_tree import cuda_attributes
-from miner.parse.launch_text import parse_launch
+from miner.parse.launch_text import DEFINES_WITHIN, parse_launch_expanding
 from miner.source.library_paths import other_name
 from miner.source.profile import LaunchMacro
 
@@ -379,7 +379,7 @@ class Extractor:
     def _launch_config(self, cur, push, text: _FileText, kernel: str) -> tuple[LaunchConfig, str]:
         start, end = cur.extent.start.offset, cur.extent.end.offset
         snippet = text.slice(start, min(end + 1, start + 4000))
-        parsed = parse_launch(snippet, self.launch_macros)
+        parsed = parse_launch_expanding(snippet, self.launch_macros, text.slice(max(0, start - DEFINES_WITHIN), start))
         if parsed is not None:
             return parsed
         cfg = [self._expr_text(a, cur, text) for a in push.get_children()]

@@ -105,3 +105,49 @@ def parse_launch(snippet: str, macros: tuple[LaunchMacro, ...]) -> tuple[LaunchC
     args += ["0", "0"][: max(0, 4 - len(args))]
     kernel = _strip_parens(_WS.sub(" ", snippet[:chevron]).strip())
     return LaunchConfig("<<<>>>", kernel, args[0], args[1], args[2], args[3]), Resolution.CLANG.value
+
+
+DEFINES_WITHIN = 20_000  # characters above a launch searched for the ``#define`` of a macro it uses
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?[ \t]*((?:[^\n]*\\\n)*[^\n]*)", re.MULTILINE)
+
+
+def parse_launch_expanding(
+    snippet: str, macros: tuple[LaunchMacro, ...], before: str
+) -> tuple[LaunchConfig, str] | None:
+    """``parse_launch``, and when the configuration hides in a macro the file defines above the launch (rocBLAS's
+    ``gemvt_sn_KARGS(alpha, beta)`` holds grid, block, shared memory and stream), the launch with it expanded."""
+    parsed = parse_launch(snippet, macros)
+    if parsed is not None and parsed[0].grid and parsed[0].block:
+        return parsed
+    expanded = expand_defined_macros(snippet, before)
+    if expanded == snippet:
+        return parsed
+    return parse_launch(expanded, macros) or parsed
+
+
+def expand_defined_macros(snippet: str, before: str) -> str:
+    """``snippet`` with each macro that ``before`` defines (the last definition wins) expanded once."""
+    defines: dict[str, tuple[str | None, str]] = {}
+    for match in _DEFINE.finditer(before):
+        body = " ".join(line.rstrip().rstrip("\\") for line in match.group(4).split("\n")).strip()
+        defines[match.group(1)] = (match.group(3), body)
+    for name in dict.fromkeys(_IDENT.findall(snippet)):
+        if name not in defines:
+            continue
+        params, body = defines[name]
+        snippet = _expand_one(snippet, name, params, body)
+    return snippet
+
+
+def _expand_one(snippet: str, name: str, params: str | None, body: str) -> str:
+    used = re.search(rf"\b{re.escape(name)}\b" + (r"\s*\(" if params is not None else ""), snippet)
+    if used is None:
+        return snippet
+    if params is None:
+        return snippet[: used.start()] + body + snippet[used.end() :]
+    args, close_at = split_arguments(snippet, used.end())
+    if close_at < 0:
+        return snippet
+    for param, arg in zip((p.strip() for p in params.split(",") if p.strip()), args, strict=False):
+        body = re.sub(rf"\b{re.escape(param)}\b", lambda _m, a=arg: a, body)
+    return snippet[: used.start()] + body + snippet[close_at + 1 :]

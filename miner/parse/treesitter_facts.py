@@ -14,7 +14,7 @@ from functools import cache
 import tree_sitter as ts
 
 from miner.models import CallSite, ExecSpace, FunctionFacts, LaunchConfig, Resolution
-from miner.parse.launch_text import parse_launch
+from miner.parse.launch_text import DEFINES_WITHIN, parse_launch_expanding
 from miner.source.profile import LaunchMacro
 
 _PREPROC = re.compile(rb"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
@@ -154,7 +154,8 @@ def _calls(body: ts.Node, source: bytes, launch_macros: tuple[LaunchMacro, ...])
         chevron = next((c for c in call.children if c.type == "kernel_call_syntax"), None)
         if name in macro_names or chevron is not None:
             snippet = source[call.start_byte : call.end_byte + 1].decode("utf-8", "replace")
-            parsed = parse_launch(snippet, launch_macros)
+            before = source[max(0, call.start_byte - DEFINES_WITHIN) : call.start_byte].decode("utf-8", "replace")
+            parsed = parse_launch_expanding(snippet, launch_macros, before)
             if parsed is not None:
                 config: LaunchConfig = parsed[0]
                 kname = _callee_name_text(config.kernel)

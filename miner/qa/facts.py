@@ -438,14 +438,30 @@ def _barrier_uses(region, body: ts.Node, barriers: list[CallFact]) -> list[Barri
         while statement.parent is not None and not statement.type.endswith("_statement"):
             statement = statement.parent
         accesses.append((Located.model_construct(**_located(region, statement)), written))
+    loops = [
+        (region.start_line + n.start_point[0], region.start_line + n.end_point[0], n) for n in _nodes(body, *_LOOPS)
+    ]
     uses = []
     for index, barrier in enumerate(barriers):
         after = barriers[index - 1].start_line if index else region.start_line
         until = barriers[index + 1].start_line if index + 1 < len(barriers) else region.end_line + 1
         written = [a for a, w in accesses if w and after <= a.start_line < barrier.start_line]
         read = [a for a, w in accesses if not w and barrier.start_line < a.start_line < until]
+        holding = [(first, last, n) for first, last, n in loops if first <= barrier.start_line <= last]
+        loop, next_round = None, []
+        if holding:
+            first, last, node = holding[-1]
+            loop = _loop_fact(region, node)
+            since = max([first] + [b.start_line for b in barriers[:index] if b.start_line >= first])
+            next_round = [a for a, w in accesses if not w and since <= a.start_line < barrier.start_line]
         uses.append(
-            BarrierUse.model_construct(barrier=barrier, written_before=_by_line(written), read_after=_by_line(read))
+            BarrierUse.model_construct(
+                barrier=barrier,
+                written_before=_by_line(written),
+                read_after=_by_line(read),
+                loop=loop,
+                read_next_round=_by_line(next_round),
+            )
         )
     return uses
 

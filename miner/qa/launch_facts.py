@@ -18,6 +18,7 @@ _UPPER_CALL = re.compile(r"\b([A-Z_][A-Z0-9_]{2,})\s*[(;]")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(\(([^)]*)\))?")
 _BASE_TYPES = ("dim3", "int", "auto", "size_t", "int64_t", "int32_t", "uint32_t", "unsigned")
 _MAX_STATEMENT_LINES = 80
+_LINE_COMMENT = re.compile(r"\s*//.*$")
 
 
 def collapse(text: str) -> str:
@@ -43,7 +44,8 @@ def launch_fact(context: KernelContext, site: LaunchSite) -> LaunchFact:
     )
     via, config = _written_launch(statement.text, site)
     macro, expansion = None, ""
-    if not (config[0] and config[1]):
+    written = "".join(statement.text.split())
+    if not (config[0] and config[1]) or not all("".join(c.split()) in written for c in config[:2]):
         found = _configuration_macro(launcher, site.line, statement.text, _launch_macros(context.library))
         if found is not None:
             macro, expansion, expanded = found
@@ -181,25 +183,37 @@ def _configuration_writes(
     declarations: list[Located] = []
     writes: list[Write] = []
     for variable in dict.fromkeys(v for v in config if re.fullmatch(r"[A-Za-z_]\w*", v)):
-        declared = re.compile(rf"\b(?:{types})\b[^;=]*\b{variable}\b")
+        declared = re.compile(rf"\b(?:{types})\b(?:\s+const\b)?[\s*&]+{variable}\s*[({{=;\[]")
         written = re.compile(rf"(?<![\w.]){variable}\s*(?:\.\s*[xyz]\s*)?(?:[-+*/]?=)(?!=)")
         found: list[Write] = []
         for line in range(before - 1, launcher.start_line - 1, -1):
             text = lines[line - launcher.start_line]
             if declared.search(text):
                 declarations.append(
-                    Located.model_construct(region=launcher.id, start_line=line, end_line=line, text=collapse(text))
+                    Located.model_construct(
+                        region=launcher.id, start_line=line, end_line=line, text=collapse(_LINE_COMMENT.sub("", text))
+                    )
                 )
                 break
             if written.search(text) and not text.lstrip().startswith(("//", "#")):
+                unconditional = _encloses(lines, line - launcher.start_line, before - launcher.start_line)
+                guard = None if unconditional else _guard(lines, line - launcher.start_line)
                 found.append(
                     Write.model_construct(
                         region=launcher.id,
                         start_line=line,
                         end_line=line,
-                        text=collapse(text),
+                        text=collapse(_LINE_COMMENT.sub("", text)),
                         variable=variable,
-                        unconditional=_encloses(lines, line - launcher.start_line, before - launcher.start_line),
+                        unconditional=unconditional,
+                        guard=None
+                        if guard is None
+                        else Located.model_construct(
+                            region=launcher.id,
+                            start_line=launcher.start_line + guard,
+                            end_line=launcher.start_line + guard,
+                            text=collapse(lines[guard]),
+                        ),
                     )
                 )
         writes += reversed(found)
@@ -220,6 +234,29 @@ def _encloses(lines: list[str], write: int, launch: int) -> bool:
             if depth < 0:
                 return False
     return True
+
+
+_HEADER = re.compile(r"^(?:\}\s*)?(?:if\b|else\b|for\b|while\b|switch\b|case\b|default\b)")
+
+
+def _guard(lines: list[str], write: int) -> int | None:
+    """The index of the header line a write is under: the unbraced ``if`` just above it, or the header of the
+    innermost brace block holding it."""
+    if _HEADER.match(lines[write].lstrip()):
+        return write
+    previous = next((i for i in range(write - 1, -1, -1) if lines[i].strip()), None)
+    if previous is not None and lines[previous].rstrip()[-1:] not in (";", "{", "}"):
+        return previous if _HEADER.match(lines[previous].lstrip()) else None
+    depth = 0
+    for index in range(write - 1, -1, -1):
+        for char in reversed(lines[index]):
+            depth += {"}": 1, "{": -1}.get(char, 0)
+            if depth < 0:
+                header = index if lines[index].strip() != "{" else index - 1
+                while header > 0 and not lines[header].strip():
+                    header -= 1
+                return header if _HEADER.match(lines[header].lstrip()) else None
+    return None
 
 
 def branch_fact(launcher: Region, condition, before: int) -> BranchFact:

@@ -62,7 +62,7 @@ class ModelEngine:
             values["launcher"] = f"{launch.launcher_name} (region {launch.launcher})"
         else:
             values["categories"] = ", ".join(unit.categories)
-            values["facts"] = render_facts(unit.facts)
+            values["facts"] = render_facts(unit.context, unit.facts)
         return self.prompts[unit.task].messages(**values)
 
     async def run(self, unit: Unit, key: str) -> tuple[QAUnit | None, str | None]:
@@ -129,7 +129,11 @@ class ModelEngine:
             dropped[f"regenerate-{result.failure}"] += 1
             dropped["ungrounded"] += len(failing)
             return None
+        kept_before, unknown_before = len(attempt.kept), dropped["unknown-category"]
         self._check(unit, result.parsed, attempt, dropped, number=2)
+        answered = len(attempt.kept) - kept_before + len(attempt.failing) + dropped["unknown-category"] - unknown_before
+        if answered < len(failing):  # the reply left some of the failing items out: they are dropped too
+            dropped["regenerate-left-out"] += len(failing) - answered
         if attempt.failing:
             dropped["ungrounded"] += len(attempt.failing)
         attempt.failing = []

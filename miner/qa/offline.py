@@ -104,19 +104,28 @@ class OfflineGenerator:
         for helper in self.context.helpers:
             overloads.setdefault(helper.name, []).append(helper)
         everyone = set(self.context.entries)
-        parts, evidence = [], []
+        parts, evidence, described = [], [], set()
         for call in calls:
             part = f"`{call.name}`{self._in(call)} ({at(call)}: `{call.text}`)"
             chosen = overloads.get(call.name, [])
-            if len(chosen) > 1 or (chosen and set(chosen[0].live_for) != everyone):
+            if call.name in described:
+                part += " (the same overloads)" if len(chosen) > 1 else ""
+            elif len(chosen) > 1 or (chosen and not set(chosen[0].live_for) >= everyone):
+                users = [[e for e in self.context.entries if e in region.live_for] for region in chosen]
+                shared = all(set(u) == everyone for u in users)
                 per = []
-                for region in chosen:
-                    who = "every entry" if set(region.live_for) >= everyone else names(region.live_for)
-                    per.append(f"for {who} the definition in `{region.file}` at line {region.start_line}")
-                    evidence.append(
-                        Evidence(region=region.id, start_line=region.start_line, end_line=region.start_line)
-                    )
-                part += ", which resolves by type: " + "; ".join(per)
+                for region, used_by in zip(chosen, users, strict=True):
+                    line, text = _declarator(region)
+                    who = "" if shared else " for " + ("every entry" if set(used_by) == everyone else names(used_by))
+                    per.append(f"`{text}` (`{region.file}` line {line}){who}")
+                    evidence.append(Evidence(region=region.id, start_line=line, end_line=line))
+                if len(chosen) == 1:
+                    part += f", which is {per[0]}"
+                else:
+                    part += f", which has {_count(len(chosen), 'overload')} chosen by argument type: " + "; ".join(per)
+                    if shared:
+                        part += " (every entry instantiates the kernel with each argument type)"
+            described.add(call.name)
             parts.append(part)
             evidence += cite(call, call.name)
         return [
@@ -290,7 +299,11 @@ class OfflineGenerator:
             evidence += cite(barrier, barrier.name)
             part = f"`{barrier.name}`{self._in(barrier)} at {at(barrier)}{under(barrier)}"
             part += _ordering(use)
-            evidence += [e for located in use.written_before + use.read_after for e in cite(located)]
+            evidence += [
+                e for located in use.written_before + use.read_after + use.read_next_round for e in cite(located)
+            ]
+            if use.read_next_round and use.loop is not None:
+                evidence += cite(use.loop)
             parts.append(part)
         return [
             self._item(
@@ -427,6 +440,7 @@ class OfflineGenerator:
         answer += "."
         answer += _written_configuration(launch)
         evidence += [e for d in (*launch.declarations, *launch.writes) for e in cite(d, *_declared(launch, d))]
+        evidence += [e for w in launch.writes if w.guard is not None for e in cite(w.guard)]
         if launch.live_for and set(launch.live_for) != set(self.context.entries):
             answer += f" `{launch.launcher_name}` runs for {names(launch.live_for)}."
         return self._item(
@@ -609,6 +623,11 @@ def _stride_of(index: str, variable: str) -> str | None:
 def _ordering(use: BarrierUse) -> str:
     written = [f"`{w.text}` ({at(w)})" for w in use.written_before]
     read = [f"`{r.text}` ({at(r)})" for r in use.read_after]
+    if use.read_next_round and use.loop is not None:
+        read.append(
+            f"in the next round of the loop `{use.loop.header}` ({at(use.loop)}), "
+            + joined([f"`{r.text}` ({at(r)})" for r in use.read_next_round])
+        )
     if written and read:
         return (
             f": the LDS writes before it, {joined(written)}, must be visible to every thread of the block before "
@@ -648,7 +667,12 @@ def _configuration(launch: LaunchFact) -> tuple[str, list[Evidence]]:
 def _written_configuration(launch: LaunchFact) -> str:
     text = "".join(f" `{d.text}` ({at(d)})." for d in launch.declarations)
     for write in launch.writes:
-        when = "before the launch on every path" if write.unconditional else "on some paths before the launch"
+        if write.unconditional:
+            when = "before the launch on every path"
+        elif write.guard is not None:
+            when = f"before the launch under `{write.guard.text}` ({at(write.guard)})"
+        else:
+            when = "on some paths before the launch"
         text += f" `{write.variable}` is reassigned {when}: `{write.text}` ({at(write)})."
     final = [w for w in launch.writes if w.unconditional]
     if final:
@@ -687,6 +711,21 @@ def _count(number: int, noun: str) -> str:
     """\"two barrier calls\": counts in words, which the grounding check does not read as stated numbers."""
     word = _COUNTS[number] if number < len(_COUNTS) else "several"
     return f"{word} {noun}{'' if number == 1 else 's'}"
+
+
+def _declarator(region: Region) -> tuple[int, str]:
+    """The line of a function's name and parameter list, and that text (``load_scalar(T alpha, uint32_t, ...)``)."""
+    lines = region.code.split("\n")
+    for index, line in enumerate(lines):
+        if re.search(rf"\b{re.escape(region.name)}\s*\(", line):
+            text = line[line.index(region.name) :]
+            depth = 0
+            for position, char in enumerate(text):
+                depth += {"(": 1, ")": -1}.get(char, 0)
+                if char == ")" and depth == 0:
+                    return region.start_line + index, text[: position + 1]
+            return region.start_line + index, text.strip()
+    return region.start_line, lines[0].strip()
 
 
 def _first_per(items, key):

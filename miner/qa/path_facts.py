@@ -11,9 +11,11 @@ from miner.models import Located
 from miner.qa.context import KernelContext
 
 _NEGATIVE_INCREMENT = re.compile(r"\binc\w*\s*\)?\s*<\s*0\b")
-_SCALAR = r"\*?\s*\(?\s*\*?\s*\b(?:alpha|beta)\w*\b\s*\)?"
+_SCALAR = r"\*?\s*\(?\s*\*?\s*\b(?:alpha|beta)(?:_h|_host|_dev|_device|_val|_value)?\d*\b(?:\s*\[\s*\w+\s*\])?\s*\)?"
+_LITERAL = r"(?:\w+\s*[({]\s*)?-?[01](?:\.0*)?f?\s*[)}]?(?![\w.])|\w*(?:zero|one)\w*(?:\s*<[^>]*>)?(?:\s*\(\s*\))?"
 _SCALAR_TEST = re.compile(
-    rf"{_SCALAR}\s*[!=]=|[!=]=\s*{_SCALAR}|\b\w*is_(?:zero|one)\w*\s*\(\s*{_SCALAR}|!\s*\*\s*(?:alpha|beta)\b"
+    rf"{_SCALAR}\s*[!=]=\s*(?:{_LITERAL})|(?:{_LITERAL})\s*[!=]=\s*{_SCALAR}"
+    rf"|\b\w*is_(?:zero|one)\w*\s*\(\s*{_SCALAR}|!\s*\*\s*(?:alpha|beta)\b"
 )
 _BRANCH = re.compile(r"\bif\s*\(|\?")
 _CHUNK_LOOP = re.compile(r"\bfor\s*\(.*\+=\s*(?:\w*chunk\w*|c_i64_\w+|c_ILP64_\w+)")
@@ -55,7 +57,7 @@ def _statement(region_id: str, start_line: int, lines: list[str], index: int) ->
         if lines[last].split("//", 1)[0].rstrip().endswith((";", "{", "}")):
             break
         last += 1
-    text = " ".join(" ".join(lines[index : last + 1]).split())
+    text = " ".join(" ".join(line.split("//", 1)[0] for line in lines[index : last + 1]).split())
     return Located.model_construct(
         region=region_id, start_line=start_line + index, end_line=start_line + last, text=text
     )

@@ -10,6 +10,7 @@ from string import Template
 from miner.errors import InputError
 from miner.models import KernelFacts
 from miner.qa.context import KernelContext, numbered
+from miner.qa.offline import OfflineGenerator
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 _PARTS = ("system", "user", "regenerate")
@@ -52,18 +53,8 @@ def render_context(context: KernelContext) -> str:
     return "\n\n".join(blocks)
 
 
-def render_facts(facts: KernelFacts) -> str:
-    lines = []
-    for launch in facts.launches[:4]:
-        lines.append(
-            f"- launch from {launch.launcher_name} (line {launch.statement.start_line}): via {launch.via}, "
-            f"grid {launch.grid or '?'}, block {launch.block or '?'}, shared memory {launch.shared_mem or '?'}"
-        )
-    for kind in ("barriers", "atomics", "cross_lane", "reductions"):
-        names = sorted({f.name for f in getattr(facts, kind)})
-        lines.append(f"- {kind.replace('_', '-')}: {', '.join(names) if names else 'none'}")
-    shared = [f"{s.declaration} ({s.element_type} x {' x '.join(s.extents) or '1'})" for s in facts.shared]
-    lines.append(f"- __shared__ declarations: {'; '.join(shared) if shared else 'none'}")
-    mapping = [f"{m.variable} = {m.expression}" for m in facts.thread_mapping]
-    lines.append(f"- thread-index variables: {'; '.join(mapping) if mapping else 'none'}")
-    return "\n".join(lines)
+def render_facts(context: KernelContext, facts: KernelFacts) -> str:
+    """The static generator's answers for the kernel, one per question kind: the same exact facts (overloads per
+    entry type, launch values after reassignments and macro expansion, barriers per occurrence), with their lines."""
+    items = OfflineGenerator(context, facts).items()
+    return "\n".join(f"- {item.kind.replace('_', ' ')}: {item.answer}" for item in items) or "- none found"

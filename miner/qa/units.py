@@ -13,6 +13,7 @@ from multiprocessing import get_context
 from miner.models import Grounding, KernelFacts, QAItem, QARecord, QAUnit
 from miner.qa.context import KernelContext
 from miner.qa.facts import kernel_facts
+from miner.qa.offline import GENERATOR as FACTS_VERSION
 from miner.qa.prompts import render_context
 from miner.signals import children_ignore_ctrl_c
 
@@ -65,6 +66,7 @@ class Unit:
             "generator": generator,
             "prompt": prompt_sha256,
             "sampling": sampling,
+            "facts": FACTS_VERSION,  # a model is shown the static facts: a new version of them is a new input
         }
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 

@@ -122,3 +122,18 @@ def test_a_run_that_leaves_units_undone_keeps_the_outputs_of_the_last_complete_r
     assert main(["qa", str(mined), "--out", str(out), "--config", str(config), "--limit", "1"]) == 1
     assert [(out / name).read_bytes() for name in ("qa.jsonl", "qa_summary.json")] == before
     assert "still those of the last complete run" in capsys.readouterr().err
+
+
+def test_a_killed_runs_temporaries_are_removed_and_a_live_writers_kept(tinyblas, tmp_path) -> None:
+    """``atomic_file`` names its temporary by the writer's pid: one whose process is gone is a leftover of a kill."""
+    import os
+
+    _, mined = tinyblas
+    tmp_path.mkdir(exist_ok=True)
+    stale = tmp_path / ".qa.jsonl.999999999.tmp"  # above any pid Linux hands out
+    writing = tmp_path / f".qa.jsonl.{os.getppid()}.tmp"  # a live process: another run writing
+    stale.write_text("half a line")
+    writing.write_text("being written")
+    assert main(["qa", str(mined), "--out", str(tmp_path), "--offline", "--limit", "1"]) == 0
+    assert not stale.exists() and writing.exists()
+    assert (tmp_path / "qa.jsonl").exists()

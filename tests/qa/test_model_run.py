@@ -79,6 +79,30 @@ def test_items_still_ungrounded_after_regeneration_are_dropped_and_counted(mined
     assert summary.dropped["ungrounded"] >= summary.units
 
 
+def test_items_a_regeneration_leaves_out_are_counted_as_dropped(mined, tmp_path) -> None:
+    """The model answers the follow-up with one item where two failed: the other is dropped, and counted."""
+    import json
+
+    from tests.support.qa_responder import grounded_content
+
+    def one_item_on_regeneration(body: dict) -> Reply:
+        if len(body["messages"]) <= 2 or "instruction half" in body["messages"][0]["content"]:
+            return Reply(grounded_content(body, bogus=len(body["messages"]) <= 2))
+        answer = json.loads(grounded_content(body))
+        return Reply(json.dumps({"items": answer["items"][:1]}))
+
+    with ScriptedChatServer(one_item_on_regeneration) as server:
+        summary = _run(mined, tmp_path, server)
+    first_qa_requests = [
+        body
+        for body in server.requests
+        if len(body["messages"]) <= 2 and "instruction half" not in body["messages"][0]["content"]
+    ]
+    # each QA unit is asked for two items, both fail, the follow-up brings back one: the other is left out
+    assert first_qa_requests and summary.dropped == {"regenerate-left-out": len(first_qa_requests)}
+    assert summary.kept["semantics"] + summary.kept["memory"] + sum(summary.kept.values()) > 0
+
+
 @pytest.mark.parametrize(("mode", "reason"), [("malformed", "request-unparsable"), ("truncated", "request-length")])
 def test_malformed_and_truncated_answers_are_dropped_and_counted(mined, tmp_path, mode, reason) -> None:
     with ScriptedChatServer(QAResponder(mode)) as server:

@@ -75,6 +75,8 @@ tinyblas_status TINYBLAS_API(tinyblas_internal_axpy_template)(tinyblas_handle  h
 
     if constexpr(std::is_same_v<T, float> && std::is_same_v<Ta, float>)
     {
+        if(!device_mode && *alpha == 0)
+            return tinyblas_status_success; // y += 0 * x leaves y as it is
         if(incx == 1 && incy == 1 && !device_mode)
         {
             tinyblas_saxpy_unit_kernel<<<dim3((n - 1) / NB + 1), dim3(NB), 0, stream>>>(n, *alpha, xs, ys);

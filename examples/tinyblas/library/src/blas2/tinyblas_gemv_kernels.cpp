@@ -4,7 +4,7 @@
 #include "macros.hpp"
 #include "tinyblas_gemv.hpp"
 
-// op(A) = A: one thread per row of y
+// op(A) = A: one thread per row of y; the launcher may shrink the block to one wavefront
 template <int DIM_X, typename T, typename Ta>
 TINYBLAS_KERNEL(DIM_X)
 tinyblas_gemvn_kernel(int m, int n, Ta alpha_dev_host, const T* A, int64_t lda, const T* x,
@@ -12,7 +12,7 @@ tinyblas_gemvn_kernel(int m, int n, Ta alpha_dev_host, const T* A, int64_t lda, 
 {
     auto alpha = load_scalar(alpha_dev_host, 0, 0);
     auto beta  = load_scalar(beta_dev_host, 0, 0);
-    int  row   = blockIdx.x * DIM_X + threadIdx.x;
+    int  row   = blockIdx.x * blockDim.x + threadIdx.x;
     if(row >= m)
         return;
     T acc = tb_zero<T>();
@@ -71,34 +71,36 @@ tinyblas_status TINYBLAS_API(tinyblas_internal_gemv_template)(tinyblas_handle   
     if(transA == tinyblas_operation_none)
     {
         constexpr int DIM_X = TINYBLAS_GEMV_DIM_X;
-        dim3          grid((m - 1) / DIM_X + 1);
+        dim3          threads(DIM_X);
+        if(m < DIM_X)
+            threads.x = 64; // a short y: one wavefront per block
+        dim3 grid((m - 1) / threads.x + 1);
         if(dev)
-            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvn_kernel<DIM_X, T>), grid, dim3(DIM_X), 0, stream,
+            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvn_kernel<DIM_X, T>), grid, threads, 0, stream,
                                    m, n, alpha, A, lda, x, incx, beta, y, incy);
         else
-            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvn_kernel<DIM_X, T>), grid, dim3(DIM_X), 0, stream,
+            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvn_kernel<DIM_X, T>), grid, threads, 0, stream,
                                    m, n, *alpha, A, lda, x, incx, *beta, y, incy);
     }
     else if(transA == tinyblas_operation_transpose)
     {
         constexpr int NB = TINYBLAS_GEMVT_NB;
+#define GEMVT_KARGS(alpha_, beta_) \
+    dim3(n), dim3(NB), 0, stream, m, n, alpha_, A, lda, x, incx, beta_, y, incy
         if(dev)
-            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, false, T>), dim3(n), dim3(NB), 0, stream,
-                                   m, n, alpha, A, lda, x, incx, beta, y, incy);
+            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, false, T>), GEMVT_KARGS(alpha, beta));
         else
-            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, false, T>), dim3(n), dim3(NB), 0, stream,
-                                   m, n, *alpha, A, lda, x, incx, *beta, y, incy);
+            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, false, T>), GEMVT_KARGS(*alpha, *beta));
     }
     else
     {
         constexpr int NB = TINYBLAS_GEMVT_NB;
         if(dev)
-            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, true, T>), dim3(n), dim3(NB), 0, stream,
-                                   m, n, alpha, A, lda, x, incx, beta, y, incy);
+            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, true, T>), GEMVT_KARGS(alpha, beta));
         else
-            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, true, T>), dim3(n), dim3(NB), 0, stream,
-                                   m, n, *alpha, A, lda, x, incx, *beta, y, incy);
+            TINYBLAS_LAUNCH_KERNEL((tinyblas_gemvt_kernel<NB, true, T>), GEMVT_KARGS(*alpha, *beta));
     }
+#undef GEMVT_KARGS
     return tinyblas_status_success;
 }
 

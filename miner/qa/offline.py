@@ -25,7 +25,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/2"
+GENERATOR = "static-facts/3"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -457,7 +457,7 @@ class OfflineGenerator:
         for launcher_id in launchers:
             launches = [
                 (launch, site)
-                for launch, site in zip(self.facts.dispatch, self.context.launcher_sites, strict=True)
+                for launch, site in zip(self.facts.dispatch, _sites_with_launcher(self.context), strict=True)
                 if launch.launcher == launcher_id
             ]
             kernels = {site.kernel for _, site in launches}
@@ -470,8 +470,11 @@ class OfflineGenerator:
                 when = " and ".join(_branch(c) for c in conditions) if conditions else "unconditionally"
                 kernel = _kernel_name(site.kernel_expr)
                 mine = " (this kernel)" if site.kernel == self.context.kernel.id else ""
-                parts.append(f"`{kernel}`{mine} at {at(launch.statement)} when {when}")
-                evidence += cite(launch.statement, kernel) + [e for c in conditions for e in cite(c)]
+                written = re.search(rf"\b{re.escape(kernel)}\b", launch.statement.text) is not None
+                how = "" if written or not launch.via else f" (from the expansion of `{launch.via}`)"
+                named = f"`{kernel}`" if written or mine else kernel  # a name clang resolved, not in the text
+                parts.append(f"{named}{mine}{how} at {at(launch.statement)} when {when}")
+                evidence += cite(launch.statement, kernel if written else "") + [e for c in conditions for e in cite(c)]
             items.append(
                 self._item(
                     "dispatch",
@@ -711,6 +714,11 @@ def _count(number: int, noun: str) -> str:
     """\"two barrier calls\": counts in words, which the grounding check does not read as stated numbers."""
     word = _COUNTS[number] if number < len(_COUNTS) else "several"
     return f"{word} {noun}{'' if number == 1 else 's'}"
+
+
+def _sites_with_launcher(context: KernelContext):
+    """The launcher's sites whose launcher region the context holds: those ``KernelFacts.dispatch`` describes."""
+    return [site for site in context.launcher_sites if context.region(site.launcher)]
 
 
 def _declarator(region: Region) -> tuple[int, str]:

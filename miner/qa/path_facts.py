@@ -12,7 +12,9 @@ from miner.qa.context import KernelContext
 
 _NEGATIVE_INCREMENT = re.compile(r"\binc\w*\s*\)?\s*<\s*0\b")
 _SCALAR = r"\*?\s*\(?\s*\*?\s*\b(?:alpha|beta)(?:_h|_host|_dev|_device|_val|_value)?\d*\b(?:\s*\[\s*\w+\s*\])?\s*\)?"
-_LITERAL = r"(?:\w+\s*[({]\s*)?-?[01](?:\.0*)?f?\s*[)}]?(?![\w.])|\w*(?:zero|one)\w*(?:\s*<[^>]*>)?(?:\s*\(\s*\))?"
+_LITERAL = (
+    r"(?:\w+\s*[({]\s*)?-?[01](?:\.0*)?f?\s*[)}]?(?![\w.])|\b[A-Za-z_]\w*(?<=zero|_one)(?:\s*<[^>]*>)?(?:\s*\(\s*\))?"
+)
 _SCALAR_TEST = re.compile(
     rf"{_SCALAR}\s*[!=]=\s*(?:{_LITERAL})|(?:{_LITERAL})\s*[!=]=\s*{_SCALAR}"
     rf"|\b\w*is_(?:zero|one)\w*\s*\(\s*{_SCALAR}|!\s*\*\s*(?:alpha|beta)\b"
@@ -43,7 +45,7 @@ def _region_facts(region_id: str, start_line: int, code: str) -> dict[str, tuple
             kind = "chunking"
         elif _NEGATIVE_INCREMENT.search(text):
             kind = "negative_increments"
-        elif _SCALAR_TEST.search(text) and _BRANCH.search(text):
+        elif ("alpha" in text or "beta" in text) and _BRANCH.search(text) and _SCALAR_TEST.search(text):
             kind = "scalar_shortcuts"
         if kind:
             out[kind].append(_statement(region_id, start_line, lines, index))

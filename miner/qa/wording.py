@@ -37,7 +37,11 @@ def at(located: Located) -> str:
 def under(located: Located) -> str:
     if not located.directive:
         return ""
-    return f", inside `{located.directive}` ({', '.join(f'line {n}' for n in located.directive_lines)})"
+    lines = ", ".join(f"line {n}" for n in located.directive_lines)
+    branch, of, condition = located.directive.partition(" of ")
+    if of:  # "#else of #ifdef INV_AFTER": the #else lines are cited with the condition they invert
+        return f", inside the `{branch}` branch of `{condition}` ({lines})"
+    return f", inside `{located.directive}` ({lines})"
 
 
 def names(items: list[str]) -> str:

@@ -539,6 +539,7 @@ class BarrierUse(BaseModel):
     read_after: list[Located] = []  # until the next barrier (or the function's end)
     loop: Located | None = None  # the innermost loop holding the barrier
     read_next_round: list[Located] = []  # reads of that loop above the barrier: the next iteration's, after it
+    stored_before: list[Located] = []  # global-memory stores since the previous barrier: published to the block
 
 
 class LaunchFact(BaseModel):

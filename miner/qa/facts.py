@@ -185,8 +185,10 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
     bounds = _LAUNCH_BOUNDS.search(head)
     helper_names = frozenset(h.name for h in context.helpers)
     facts: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
+    shared_params = _shared_params(context)
     for region in (kernel, *context.helpers):
-        for kind, found in _function_facts(region.id, region.start_line, region.code, helper_names).items():
+        lds_params = shared_params.get(region.id, frozenset())
+        for kind, found in _function_facts(region.id, region.start_line, region.code, helper_names, lds_params).items():
             facts[kind] += found
     launches = [launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)]
     dispatch = [launch_fact(context, site) for site in context.launcher_sites if context.region(site.launcher)]
@@ -219,24 +221,29 @@ def _params(function: ts.Node | None) -> list[ts.Node]:
 
 
 @lru_cache(maxsize=4096)
-def _function_facts(region_id: str, start_line: int, code: str, helper_names: frozenset[str]) -> dict[str, list]:
-    """The facts one function's body holds (a kernel's or a device helper's): the same wherever it is called from."""
+def _function_facts(
+    region_id: str, start_line: int, code: str, helper_names: frozenset[str], lds_params: frozenset[str] = frozenset()
+) -> dict[str, list]:
+    """The facts one function's body holds (a kernel's or a device helper's), given which of its pointer parameters
+    its callers in this context pass LDS (``lds_params``)."""
     found: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
     function = _function(_tree(code))
     body = function.child_by_field_name("body") if function is not None else None
     if function is None or body is None:
         return found
     region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
-    _body_facts(region, body, helper_names, found)
-    _synchronisation_facts(region, function, found)
+    lds = _lds_aliases(body, lds_params)
+    _body_facts(region, body, helper_names, found, lds)
+    _synchronisation_facts(region, function, found, lds)
     return found
 
 
-def _body_facts(region, body: ts.Node, helper_names: frozenset[str], facts: dict[str, list]) -> None:
+def _body_facts(
+    region, body: ts.Node, helper_names: frozenset[str], facts: dict[str, list], lds_names: set[str]
+) -> None:
     mapped: set[str] = set()
     seen_access: set[str] = set()
-    memory_names = {_declared_name(p) for p in _params(body.parent)} | _pointer_locals(body)
-    lds_names = _shared_names(body)
+    memory_names = ({_declared_name(p) for p in _params(body.parent)} | _pointer_locals(body)) - lds_names
     for node in _nodes(
         body,
         "init_declarator",
@@ -338,6 +345,75 @@ def _shared_names(body: ts.Node) -> set[str]:
     return names - {""}
 
 
+def _lds_aliases(body: ts.Node, lds_params: frozenset[str] = frozenset()) -> set[str]:
+    """The names that point into LDS: ``__shared__`` arrays, the parameters callers pass LDS, and the pointer locals
+    computed from either (``T* x = reinterpret_cast<T*>(lmem) + n``)."""
+    aliases = _shared_names(body) | set(lds_params)
+    pointers = []
+    for node in _nodes(body, "declaration"):
+        for child in node.named_children:
+            if child.type != "init_declarator":
+                continue
+            declarator, value = child.child_by_field_name("declarator"), child.child_by_field_name("value")
+            if declarator is not None and value is not None and declarator.type == "pointer_declarator":
+                pointers.append((_declared_name(declarator), set(re.findall(r"\w+", _text(value)))))
+    grew = True
+    while grew:
+        grew = False
+        for name, reads in pointers:
+            if name not in aliases and reads & aliases:
+                aliases.add(name)
+                grew = True
+    return aliases
+
+
+_POINTER_ARGUMENT = re.compile(r"^[&(\s]*(?:reinterpret_cast<[^>]*>\s*\(|\([\w\s:<>*]+\*\s*\))?\s*&?\s*(\w+)")
+
+
+def _shared_params(context: KernelContext) -> dict[str, frozenset[str]]:
+    """For each device helper, the pointer parameters its callers in this context pass LDS: rocSOLVER kernels carve
+    ``extern __shared__`` memory into arrays and hand them to helpers that synchronise on them."""
+    helpers: dict[str, list[Region]] = {}
+    for helper in context.helpers:
+        helpers.setdefault(helper.name, []).append(helper)
+    found: dict[str, set[str]] = {}
+    todo = [(context.kernel, frozenset())]
+    seen: set[tuple[str, frozenset[str]]] = set()
+    while todo:
+        region, passed = todo.pop()
+        if (region.id, passed) in seen or len(seen) > 256:
+            continue
+        seen.add((region.id, passed))
+        function = _function(_tree(region.code))
+        body = function.child_by_field_name("body") if function is not None else None
+        if body is None:
+            continue
+        aliases = _lds_aliases(body, passed)
+        if not aliases:
+            continue
+        for call in _nodes(body, "call_expression"):
+            targets = helpers.get(_callee(call), [])
+            arguments = call.child_by_field_name("arguments")
+            if not targets or arguments is None:
+                continue
+            positions = []
+            for index, argument in enumerate(arguments.named_children):
+                text = _text(argument)
+                match = _POINTER_ARGUMENT.match(text)
+                if match and match.group(1) in aliases and ("[" not in text or text.lstrip().startswith("&")):
+                    positions.append(index)
+            if not positions:
+                continue
+            for target in targets:
+                target_function = _function(_tree(target.code))
+                params = [_declared_name(p) for p in _params(target_function)]
+                names = frozenset(params[i] for i in positions if i < len(params))
+                if names:
+                    found.setdefault(target.id, set()).update(names)
+                    todo.append((target, frozenset(found[target.id])))
+    return {region_id: frozenset(names) for region_id, names in found.items()}
+
+
 def _declared_name(node: ts.Node) -> str:
     """The name a declarator (or parameter) declares: ``tile`` of ``tile[NB]``, ``x`` of ``const T* x``."""
     while node.type not in ("identifier", "field_identifier"):
@@ -387,7 +463,7 @@ def _shared_shape(declaration: ts.Node, declarator: ts.Node | None) -> dict:
     return {"element_type": collapse(_text(kind)) if kind is not None else "", "extents": extents}
 
 
-def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list]) -> None:
+def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, list], lds: set[str]) -> None:
     barriers_before = len(facts["barriers"])
     for node in _nodes(function, "declaration", "call_expression"):
         if node.type == "declaration" and "__shared__" in _text(node).split("=")[0]:
@@ -420,13 +496,14 @@ def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, l
     body = function.child_by_field_name("body")
     barriers = facts["barriers"][barriers_before:]
     if barriers and body is not None:
-        facts["barrier_uses"] += _barrier_uses(region, body, barriers)
+        facts["barrier_uses"] += _barrier_uses(region, body, barriers, lds, facts["stores"])
 
 
-def _barrier_uses(region, body: ts.Node, barriers: list[CallFact]) -> list[BarrierUse]:
+def _barrier_uses(
+    region, body: ts.Node, barriers: list[CallFact], lds: set[str], stores: list[Access]
+) -> list[BarrierUse]:
     """For each barrier of one function, the LDS writes since the barrier before it and the LDS reads until the
     barrier after it: what the barrier orders."""
-    lds = _shared_names(body)
     accesses: list[tuple[Located, bool]] = []
     for node in _nodes(body, "subscript_expression"):
         base = node.child_by_field_name("argument")
@@ -435,9 +512,19 @@ def _barrier_uses(region, body: ts.Node, barriers: list[CallFact]) -> list[Barri
         parent = node.parent
         written = parent is not None and parent.type == "assignment_expression" and parent.children[0] == node
         statement = node
-        while statement.parent is not None and not statement.type.endswith("_statement"):
+        while statement.parent is not None and not statement.type.endswith(("_statement", "declaration")):
             statement = statement.parent
         accesses.append((Located.model_construct(**_located(region, statement)), written))
+    for call in _nodes(body, "call_expression"):  # a helper handed LDS writes it (rocSOLVER's iamax(..., sval))
+        arguments = call.child_by_field_name("arguments")
+        if _callee(call) in BARRIERS or arguments is None:
+            continue
+        handed = [a for a in arguments.named_children if (m := _POINTER_ARGUMENT.match(_text(a))) and m.group(1) in lds]
+        if handed and all("[" not in _text(a) for a in handed):
+            statement = call
+            while statement.parent is not None and not statement.type.endswith(("_statement", "declaration")):
+                statement = statement.parent
+            accesses.append((Located.model_construct(**_located(region, statement)), True))
     loops = [
         (region.start_line + n.start_point[0], region.start_line + n.end_point[0], n) for n in _nodes(body, *_LOOPS)
     ]
@@ -461,6 +548,9 @@ def _barrier_uses(region, body: ts.Node, barriers: list[CallFact]) -> list[Barri
                 read_after=_by_line(read),
                 loop=loop,
                 read_next_round=_by_line(next_round),
+                stored_before=[
+                    a for a in stores if a.region == region.id and after <= a.start_line < barrier.start_line
+                ],
             )
         )
     return uses

@@ -25,7 +25,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/3"
+GENERATOR = "static-facts/4"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -300,7 +300,9 @@ class OfflineGenerator:
             part = f"`{barrier.name}`{self._in(barrier)} at {at(barrier)}{under(barrier)}"
             part += _ordering(use)
             evidence += [
-                e for located in use.written_before + use.read_after + use.read_next_round for e in cite(located)
+                e
+                for located in use.written_before + use.read_after + use.read_next_round + use.stored_before
+                for e in cite(located)
             ]
             if use.read_next_round and use.loop is not None:
                 evidence += cite(use.loop)
@@ -640,6 +642,9 @@ def _ordering(use: BarrierUse) -> str:
         return f": it completes the LDS writes {joined(written)} before the threads go on"
     if read:
         return f": no thread reads LDS ({joined(read)}) before every thread has reached it"
+    if use.stored_before:
+        stored = joined([f"`{a.text}` ({at(a)})" for a in use.stored_before])
+        return f": it makes the global-memory stores before it, {stored}, visible to the other threads of the block"
     return ": no LDS access of this function lies between it and the neighbouring barriers"
 
 
@@ -660,7 +665,8 @@ def _configuration(launch: LaunchFact) -> tuple[str, list[Evidence]]:
     ]
     evidence: list[Evidence] = []
     if launch.macro is not None:
-        via += f", whose configuration comes from `{launch.macro.text.split('(')[0].split()[-1]}` ({at(launch.macro)})"
+        name = re.match(r"\s*#\s*define\s+(\w+)", launch.macro.text)
+        via += f", whose configuration comes from `{name.group(1) if name else launch.macro.text}` ({at(launch.macro)})"
         evidence = cite(launch.macro)
     if not parts:
         return via, evidence

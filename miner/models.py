@@ -509,9 +509,17 @@ class LoopFact(Located):
     unroll: str = ""  # the ``#pragma unroll`` argument in front of it, "full" without one
 
 
+class GuardFact(Located):
+    holds: bool = True  # False: the fact is in the ``else`` of this condition
+
+
+class EarlyExit(Located):
+    guards: list[GuardFact] = []  # the conditions of the ``if`` / ``else`` blocks it sits in, outermost first
+
+
 class Access(Located):
     expression: str  # the subscript expression, "y[i * int64_t(incy)]"
-    guards: list[Located] = []  # for a store: the conditions of the ``if`` statements it is under
+    guards: list[GuardFact] = []  # for a store: the conditions of the ``if`` statements it is under
 
 
 class BranchFact(Located):
@@ -540,6 +548,7 @@ class BarrierUse(BaseModel):
     loop: Located | None = None  # the innermost loop holding the barrier
     read_next_round: list[Located] = []  # reads of that loop above the barrier: the next iteration's, after it
     stored_before: list[Located] = []  # global-memory stores since the previous barrier: published to the block
+    overwritten_after: list[Located] = []  # writes after it (or in the loop's next round) over memory read before it
 
 
 class LaunchFact(BaseModel):
@@ -581,7 +590,7 @@ class KernelFacts(BaseModel):
     cross_lane: list[CallFact] = []  # shuffles, DPP, ballots, swizzles
     reductions: list[CallFact] = []  # calls of *reduce* helpers
     launches: list[LaunchFact] = []
-    early_exits: list[Located] = []  # ``if (...) return`` in the launchers before the launch
+    early_exits: list[EarlyExit] = []  # ``if (...) return`` in the launchers before the launch
     stores: list[Access] = []  # assignments to global memory, in the kernel and its helpers
     lds_accesses: list[Access] = []  # subscripts of ``__shared__`` arrays, in the kernel and its helpers
     barrier_uses: list[BarrierUse] = []  # every ``__syncthreads`` (and kin), each with what it orders

@@ -1,6 +1,6 @@
 """Throughput of `rocm-miner qa` against the scripted chat server, beside a floor: the bare openai client.
 
-    python tools/bench_qa.py BUNDLES [--limit N] [--concurrency 64]
+    python tools/bench_qa.py BUNDLES [--limit N] [--concurrency 64] [--latency SECONDS]
 
 The server runs in its own process (its own core), answering every request with a grounded item
 built from the prompt. Three figures, same server, same run:
@@ -31,11 +31,11 @@ from miner.qa.run import QAOptions, QASummary, plan_units, run_qa  # noqa: E402
 from miner.qa.units import TASKS  # noqa: E402
 
 
-def _serve(queue, stop, reset) -> None:
+def _serve(queue, stop, reset, latency: float = 0.0) -> None:
     from tests.support.chat_server import ScriptedChatServer
     from tests.support.qa_responder import QAResponder
 
-    with ScriptedChatServer(QAResponder("good")) as server:
+    with ScriptedChatServer(QAResponder("good", delay_s=latency)) as server:
         queue.put(server.base_url)
         while not stop.is_set():
             if reset.wait(0.05):
@@ -74,10 +74,13 @@ def main() -> None:
     parser.add_argument("bundles", type=Path)
     parser.add_argument("--limit", type=int, default=100, help="bundles")
     parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument(
+        "--latency", type=float, default=0.0, help="seconds the server takes per reply, as a model would"
+    )
     args = parser.parse_args()
 
     queue, stop, reset = multiprocessing.Queue(), multiprocessing.Event(), multiprocessing.Event()
-    server = multiprocessing.Process(target=_serve, args=(queue, stop, reset), daemon=True)
+    server = multiprocessing.Process(target=_serve, args=(queue, stop, reset, args.latency), daemon=True)
     server.start()
     base_url = queue.get(timeout=30)
     config = AgentConfig(base_url=base_url, model="scripted", api_key="k", concurrency=args.concurrency)
@@ -101,7 +104,7 @@ def main() -> None:
         shutil.rmtree(out, ignore_errors=True)
 
     head = f"bundles {summary.bundles}, units {summary.units}, requests {summary.requests}"
-    print(f"{head}, concurrency {args.concurrency}")
+    print(f"{head}, concurrency {args.concurrency}, server latency {args.latency} s")
     print(f"items kept {sum(summary.kept.values())}, dropped {dict(summary.dropped)}")
     print(f"floor     {len(messages) / floor:8.1f} req/s end to end ({floor:.2f} s, bare client, same requests)")
     print(f"          {(floor_seen - 1) / floor_span:8.1f} req/s sustained (server side, first to last request)")

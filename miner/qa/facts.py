@@ -15,6 +15,8 @@ from miner.models import (
     Access,
     BarrierUse,
     CallFact,
+    EarlyExit,
+    GuardFact,
     KernelFacts,
     Located,
     LoopFact,
@@ -253,13 +255,16 @@ def _body_facts(
         "subscript_expression",
         "call_expression",
     ):
-        if node.type == "init_declarator" or (node.type == "assignment_expression" and _text(node.children[1]) == "="):
+        if node.type == "init_declarator" or (
+            node.type == "assignment_expression" and _text(node.children[1]) in ("=", "+=")
+        ):
             target, value = node.children[0], node.children[-1]
             value_names = set(re.findall(r"\w+", _text(value)))
             name = _text(target).lstrip("*&").strip()
             index_like = "[" not in _text(value)  # a value loaded from memory is data, not a position
             if (
                 re.fullmatch(r"[A-Za-z_]\w*", name)
+                and (node.type == "init_declarator" or _text(node.children[1]) == "=")
                 and index_like
                 and (THREAD_INDEX.search(_text(value)) or value_names & mapped)
             ):
@@ -268,6 +273,19 @@ def _body_facts(
                 facts["thread_mapping"].append(
                     ThreadMapping.model_construct(
                         **_located(region, statement), variable=name, expression=collapse(_text(value))
+                    )
+                )
+            if (
+                node.type == "assignment_expression"
+                and _text(node.children[1]) == "+="
+                and re.fullmatch(r"[A-Za-z_]\w*", name)
+                and name in memory_names
+                and (THREAD_INDEX.search(_text(value)) or value_names & mapped)
+            ):  # ``A += ty * lda + tx``: the pointer moved to the thread's element
+                statement = node.parent if node.parent is not None else node
+                facts["thread_mapping"].append(
+                    ThreadMapping.model_construct(
+                        **_located(region, statement), variable=name, expression="+= " + collapse(_text(value))
                     )
                 )
             if node.type == "assignment_expression" and _stored_into(target, memory_names):
@@ -280,7 +298,8 @@ def _body_facts(
             condition = node.child_by_field_name("condition")
             text = _text(condition) if condition is not None else ""
             names = set(re.findall(r"\w+", text))
-            if _COMPARISON.search(text) and (names & mapped or THREAD_INDEX.search(text)):
+            reads_data = "[" in text  # ``if(std::abs(E[k]) < thresh)`` tests a value, not a position
+            if _COMPARISON.search(text) and not reads_data and (names & mapped or THREAD_INDEX.search(text)):
                 facts["boundary_checks"].append(Located.model_construct(**_located(region, condition)))
         elif node.type in _LOOPS:
             facts["loops"].append(_loop_fact(region, node))
@@ -307,17 +326,21 @@ def _body_facts(
             facts["helpers"].append(CallFact.model_construct(**_located(region, node), name=_callee(node)))
 
 
-def _guards(region, node: ts.Node, body: ts.Node) -> list[Located]:
-    """The conditions of the ``if`` statements whose then-branch holds the node, outermost first."""
+def _guards(region, node: ts.Node, body: ts.Node) -> list[GuardFact]:
+    """The conditions of the ``if`` statements whose then- or else-branch holds the node, outermost first."""
     guards = []
     child = node
     for ancestor in _ancestors(node):
         if ancestor == body:
             break
-        if ancestor.type == "if_statement" and ancestor.child_by_field_name("consequence") == child:
+        if ancestor.type == "if_statement" and child in (
+            ancestor.child_by_field_name("consequence"),
+            ancestor.child_by_field_name("alternative"),
+        ):
             condition = ancestor.child_by_field_name("condition")
+            holds = ancestor.child_by_field_name("consequence") == child
             if condition is not None:
-                guards.insert(0, Located.model_construct(**_located(region, condition)))
+                guards.insert(0, GuardFact.model_construct(**_located(region, condition), holds=holds))
         child = ancestor
     return guards
 
@@ -505,16 +528,22 @@ def _barrier_uses(
     """For each barrier of one function, the LDS writes since the barrier before it and the LDS reads until the
     barrier after it: what the barrier orders."""
     accesses: list[tuple[Located, bool]] = []
+    memory: list[tuple[Located, bool, str]] = []  # every subscript of LDS or of a pointer: (statement, written, base)
+    pointers = ({_declared_name(p) for p in _params(body.parent)} | _pointer_locals(body)) - lds
     for node in _nodes(body, "subscript_expression"):
         base = node.child_by_field_name("argument")
-        if base is None or collapse(_text(base)) not in lds:
+        name = collapse(_text(base)) if base is not None else ""
+        if name not in lds and name not in pointers:
             continue
         parent = node.parent
         written = parent is not None and parent.type == "assignment_expression" and parent.children[0] == node
         statement = node
         while statement.parent is not None and not statement.type.endswith(("_statement", "declaration")):
             statement = statement.parent
-        accesses.append((Located.model_construct(**_located(region, statement)), written))
+        located = Located.model_construct(**_located(region, statement))
+        memory.append((located, written, name))
+        if name in lds:
+            accesses.append((located, written))
     for call in _nodes(body, "call_expression"):  # a helper handed LDS writes it (rocSOLVER's iamax(..., sval))
         arguments = call.child_by_field_name("arguments")
         if _callee(call) in BARRIERS or arguments is None:
@@ -535,15 +564,20 @@ def _barrier_uses(
         written = [a for a, w in accesses if w and after <= a.start_line < barrier.start_line]
         read = [a for a, w in accesses if not w and barrier.start_line < a.start_line < until]
         holding = [(first, last, n) for first, last, n in loops if first <= barrier.start_line <= last]
-        loop, next_round = None, []
+        loop, next_round, since = None, [], after
         if holding:
             first, last, node = holding[-1]
             loop = _loop_fact(region, node)
             since = max([first] + [b.start_line for b in barriers[:index] if b.start_line >= first])
             next_round = [a for a, w in accesses if not w and since <= a.start_line < barrier.start_line]
+        read_before = {b for a, w, b in memory if not w and after <= a.start_line < barrier.start_line}
+        overwritten = [a for a, w, b in memory if w and b in read_before and barrier.start_line < a.start_line < until]
+        if holding and not overwritten:  # the next round's writes, at the top of the loop, over what this one read
+            overwritten = [a for a, w, b in memory if w and b in read_before and since <= a.start_line < after]
         uses.append(
             BarrierUse.model_construct(
                 barrier=barrier,
+                overwritten_after=_by_line(overwritten),
                 written_before=_by_line(written),
                 read_after=_by_line(read),
                 loop=loop,
@@ -587,25 +621,30 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
     )
 
 
-def _early_exits(context: KernelContext) -> list[Located]:
-    """``if (...) return ...;`` statements of the launchers that run before their first launch of the kernel."""
-    found: dict[tuple[str, int], Located] = {}
+def _early_exits(context: KernelContext) -> list[EarlyExit]:
+    """``if (...) return ...;`` statements of the launchers that run before their first launch of the kernel, with
+    the branches they sit in; a return in the other branch of an ``if`` that holds the launch is not on its way."""
+    found: dict[tuple[str, int], EarlyExit] = {}
     for site in context.launch_sites:
         launcher = context.region(site.launcher)
         if launcher is None:
             continue
-        for located in _if_returns(launcher.id, launcher.start_line, launcher.code):
-            if located.start_line < site.line:
-                found.setdefault((located.region, located.start_line), located)
+        for exit_, other_branches in _if_returns(launcher.id, launcher.start_line, launcher.code):
+            if exit_.start_line < site.line and not any(first <= site.line <= last for first, last in other_branches):
+                found.setdefault((exit_.region, exit_.start_line), exit_)
     return sorted(found.values(), key=lambda d: (d.region, d.start_line))
 
 
 @lru_cache(maxsize=1024)
-def _if_returns(region_id: str, start_line: int, code: str) -> tuple[Located, ...]:
-    """Every short ``if (...) return ...;`` of a function, in order."""
+def _if_returns(
+    region_id: str, start_line: int, code: str
+) -> tuple[tuple[EarlyExit, tuple[tuple[int, int], ...]], ...]:
+    """Every short ``if (...) return ...;`` of a function, in order, with the line ranges of the branches opposite
+    the ones it sits in."""
     function = _function(_tree(code))
     if function is None:
         return ()
+    body = function.child_by_field_name("body")
     region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
     out = []
     for node in _nodes(function, "if_statement"):
@@ -616,7 +655,19 @@ def _if_returns(region_id: str, start_line: int, code: str) -> tuple[Located, ..
             continue
         statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
         if len(statements) == 1 and statements[0].type == "return_statement":
-            out.append(Located.model_construct(**_located(region, node)))
+            others = []
+            child = node
+            for ancestor in _ancestors(node):
+                if ancestor == body:
+                    break
+                if ancestor.type == "if_statement":
+                    for side in ("consequence", "alternative"):
+                        branch = ancestor.child_by_field_name(side)
+                        if branch is not None and branch != child:
+                            others.append((start_line + branch.start_point[0], start_line + branch.end_point[0]))
+                child = ancestor
+            exit_ = EarlyExit.model_construct(**_located(region, node), guards=_guards(region, node, body))
+            out.append((exit_, tuple(others)))
     return tuple(out)
 
 

@@ -12,6 +12,7 @@ import re
 
 from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
 from miner.qa.context import KernelContext
+from miner.qa.launch_facts import split_top_level
 from miner.qa.wording import (
     WORD,
     at,
@@ -25,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/4"
+GENERATOR = "static-facts/5"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -107,7 +108,7 @@ class OfflineGenerator:
         parts, evidence, described = [], [], set()
         for call in calls:
             part = f"`{call.name}`{self._in(call)} ({at(call)}: `{call.text}`)"
-            chosen = overloads.get(call.name, [])
+            chosen = [r for r in overloads.get(call.name, []) if _takes(r, _argument_count(call.text, call.name))]
             if call.name in described:
                 part += " (the same overloads)" if len(chosen) > 1 else ""
             elif len(chosen) > 1 or (chosen and not set(chosen[0].live_for) >= everyone):
@@ -158,7 +159,7 @@ class OfflineGenerator:
             self._item(
                 "loops",
                 f"What loops do {self.kernel} and its device helpers run, and how are they nested?",
-                "They run " + "; then ".join(parts) + ".",
+                "They run " + "; ".join(parts) + ".",
                 [cite(loop, *WORD.findall(loop.header)[1:2]) for loop in loops],
             )
         ]
@@ -171,7 +172,9 @@ class OfflineGenerator:
         for store in stores:
             part = f"`{store.expression}`{self._in(store)} ({at(store)}{under(store)})"
             if store.guards:
-                part += " when " + " and ".join(f"`{g.text}` holds ({at(g)})" for g in store.guards)
+                part += " when " + " and ".join(
+                    f"`{g.text}` {'holds' if g.holds else 'does not hold'} ({at(g)})" for g in store.guards
+                )
             parts.append(part)
             evidence += cite(store) + [e for g in store.guards for e in cite(g)]
         return [
@@ -189,13 +192,28 @@ class OfflineGenerator:
         mappings = self.facts.thread_mapping
         if not mappings:
             return []
-        parts = [f"`{m.variable} = {m.expression}`{self._in(m)} ({at(m)}{under(m)})" for m in mappings]
+        parts = [f"`{_assignment(m)}`{self._in(m)} ({at(m)}{under(m)})" for m in mappings]
+        evidence = [cite(m, m.variable, *thread_names(m.expression)) for m in mappings]
+        answer = "They compute " + "; ".join(parts) + "."
+        variables = {m.variable for m in mappings}
+        touched = [
+            a
+            for a in _first_per([*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses], _key)
+            if variables & set(WORD.findall(a.expression.partition("[")[2]))
+        ][:_ELEMENTS_SHOWN]
+        if touched:
+            answer += (
+                " With them each thread works on "
+                + joined([f"`{_subscript(a)}`{self._in(a)} ({at(a)})" for a in touched])
+                + "."
+            )
+            evidence += [cite(a) for a in touched]
         return [
             self._item(
                 "indexing",
                 f"How do {self.kernel} and its device helpers map threads and blocks to the elements they work on?",
-                "They compute " + "; ".join(parts) + ".",
-                [cite(m, m.variable, *thread_names(m.expression)) for m in mappings],
+                answer,
+                evidence,
             )
         ]
 
@@ -215,7 +233,11 @@ class OfflineGenerator:
         ]
 
     def _coalescing(self) -> list[QAItem]:
-        unit_step = {m.variable: m for m in self.facts.thread_mapping if _steps_with_thread_x(m.expression)}
+        unit_step = {
+            m.variable: m
+            for m in self.facts.thread_mapping
+            if not m.expression.startswith("+= ") and _steps_with_thread_x(m.expression)
+        }
         parts, evidence = [], []
         for access in self.facts.global_accesses:
             base, _, index = access.expression.partition("[")
@@ -301,7 +323,11 @@ class OfflineGenerator:
             part += _ordering(use)
             evidence += [
                 e
-                for located in use.written_before + use.read_after + use.read_next_round + use.stored_before
+                for located in use.written_before
+                + use.read_after
+                + use.read_next_round
+                + use.stored_before
+                + use.overwritten_after
                 for e in cite(located)
             ]
             if use.read_next_round and use.loop is not None:
@@ -349,7 +375,9 @@ class OfflineGenerator:
         strided = [
             loop
             for loop in f.loops
-            if loop.region == self.context.kernel.id and ("threadIdx" in loop.header or "+=" in loop.header)
+            if loop.region == self.context.kernel.id
+            and ("threadIdx" in loop.header or "+=" in loop.header)
+            and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
         ]
         if strided:
             loop = strided[0]
@@ -359,7 +387,8 @@ class OfflineGenerator:
             shown = _first_per(f.cross_lane, lambda c: (c.region, c.name))
             levels.append("across a wavefront, " + "; ".join(f"`{c.name}`{self._in(c)} ({at(c)})" for c in shown))
             evidence += [e for c in shown for e in cite(c, c.name)]
-        if f.shared and f.barriers:
+        tree = _lds_tree(f)
+        if tree:
             staged = _first_per(f.shared, lambda s: (s.region, s.name))
             barriers = f.barriers
             levels.append(
@@ -369,6 +398,13 @@ class OfflineGenerator:
                 + ", ".join(f"`{b.name}`{self._in(b)} ({at(b)})" for b in barriers)
             )
             evidence += [e for s in staged for e in cite(s, s.name)] + [e for b in barriers for e in cite(b, b.name)]
+            levels[-1] += ", " + "; ".join(
+                f"halving in `{t.header}`{self._in(t)} ({at(t)})"
+                if hasattr(t, "header")
+                else f"one slot per wavefront, `{t.variable} = {t.expression}`{self._in(t)} ({at(t)})"
+                for t in tree
+            )
+            evidence += [e for loop in tree for e in cite(loop)]
         elif f.reductions:
             shown = _first_per(f.reductions, lambda c: (c.region, c.name))
             levels.append("through " + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in shown))
@@ -390,6 +426,8 @@ class OfflineGenerator:
                 evidence += cite(store) + cite(later[0].statement)
         if len(levels) < 2 and not f.reductions:
             return []
+        if not tree and not f.reductions and not any(level.startswith("across the grid") for level in levels):
+            levels.append("no further: there is no block-level or grid-level stage")
         return [
             self._item(
                 "reduction_hierarchy",
@@ -522,13 +560,14 @@ class OfflineGenerator:
         if not exits:
             return []
         launchers = names(list(dict.fromkeys(r.name for e in exits if (r := self._region(e.region)))))
-        parts = [f"`{e.text}` ({at(e)})" for e in exits]
+        parts = [f"`{e.text}` ({at(e)}){_only_when(e.guards)}" for e in exits]
+        evidence = [cite(e) for e in exits] + [cite(g) for e in exits for g in e.guards]
         return [
             self._item(
                 "quick_returns",
                 f"In which cases does {launchers} return before launching {self.kernel}?",
                 "It returns early on " + "; ".join(parts) + ".",
-                [cite(e) for e in exits],
+                evidence,
             )
         ]
 
@@ -566,19 +605,33 @@ class OfflineGenerator:
         math = [h for h in self.context.helpers if _holds_math(f, h)]
         if not (f.stores or f.loops) and not math:
             return None
-        launch = f.launches[0]
+        every = _first_per(f.launches, lambda launch: (launch.launcher, launch.statement.start_line))
+        launch = every[0]
+        launches = [each for each in every if each.launcher == launch.launcher]
+        elsewhere = list(dict.fromkeys(each.launcher_name for each in every if each.launcher != launch.launcher))
         launcher = self.context.region(launch.launcher)
         kernel = self.context.kernel
         entries = self.context.entries
         instruction = (
             f"Write the HIP kernel {self.kernel} and the launcher `{launch.launcher_name}` that starts it for "
-            f"{names(entries)}. Interface: `{f.signature.text}`. Contract: launch it {_configuration(launch)[0]}"
+            f"{names(entries)}. Interface: `{f.signature.text}`. Contract: "
         )
-        conditions = _stated_conditions(launch)
-        if conditions:
-            instruction += ", on the path where " + " and ".join(_branch(c) for c in conditions)
-        instruction += "."
-        branches = [c for c in f.boundary_checks if c.region == kernel.id]
+        conditions = [c for each in launches for c in _stated_conditions(each)]
+        contract = []
+        for each in launches:
+            text = f"launch it {_configuration(each)[0]} ({at(each.statement)})"
+            stated = _stated_conditions(each)
+            if stated:
+                text += " on the path where " + " and ".join(_branch(c) for c in stated)
+            contract.append(text)
+        instruction += "; ".join(contract) + "."
+        if elsewhere:
+            instruction += f" (It is also launched from {names(elsewhere)}, not part of this sample.)"
+        branches = _first_per(
+            [c for c in f.boundary_checks if c.region == kernel.id]
+            + [g for store in f.stores if store.region == kernel.id for g in store.guards],
+            lambda c: (c.start_line, c.text),
+        )
         if branches:
             instruction += " Inside, it branches on " + "; ".join(f"`{c.text}` ({at(c)})" for c in branches) + "."
         if math:
@@ -625,7 +678,20 @@ def _stride_of(index: str, variable: str) -> str | None:
     return None
 
 
+_NOTHING_ORDERED = ": no LDS access of this function lies between it and the neighbouring barriers"
+
+
 def _ordering(use: BarrierUse) -> str:
+    text = _publishing(use)
+    if not use.overwritten_after:
+        return text
+    overwrites = joined([f"`{w.text}` ({at(w)})" for w in use.overwritten_after])
+    if text == _NOTHING_ORDERED:
+        return f": every thread of the block finishes reading the memory that {overwrites} then overwrites"
+    return text + f", and every thread finishes reading the memory that {overwrites} then overwrites"
+
+
+def _publishing(use: BarrierUse) -> str:
     written = [f"`{w.text}` ({at(w)})" for w in use.written_before]
     read = [f"`{r.text}` ({at(r)})" for r in use.read_after]
     if use.read_next_round and use.loop is not None:
@@ -645,7 +711,7 @@ def _ordering(use: BarrierUse) -> str:
     if use.stored_before:
         stored = joined([f"`{a.text}` ({at(a)})" for a in use.stored_before])
         return f": it makes the global-memory stores before it, {stored}, visible to the other threads of the block"
-    return ": no LDS access of this function lies between it and the neighbouring barriers"
+    return _NOTHING_ORDERED
 
 
 def _configuration(launch: LaunchFact) -> tuple[str, list[Evidence]]:
@@ -722,9 +788,94 @@ def _count(number: int, noun: str) -> str:
     return f"{word} {noun}{'' if number == 1 else 's'}"
 
 
+_ELEMENTS_SHOWN = 4
+
+
+def _assignment(mapping) -> str:
+    if mapping.expression.startswith("+= "):
+        return f"{mapping.variable} {mapping.expression}"
+    return f"{mapping.variable} = {mapping.expression}"
+
+
+def _key(access) -> tuple[str, str]:
+    return (access.region, _subscript(access))
+
+
+def _subscript(access) -> str:
+    """``y[row * incy]`` of a store ``y[row * incy] = ...`` or of an access."""
+    target = access.expression.split("=")[0].strip() if "=" in access.expression else access.expression
+    return target if "[" in target else access.expression
+
+
+def _only_when(guards) -> str:
+    if not guards:
+        return ""
+    return ", reached only when " + " and ".join(
+        f"`{g.text}` {'holds' if g.holds else 'does not hold'} ({at(g)})" for g in guards
+    )
+
+
+_HALVING = re.compile(
+    r"\bfor\s*\((?:[^;]*?\b(\w+)\s*=)[^;]*;[^;]*;\s*(?:\1\s*(?:/=\s*2|>>=\s*1)|\1\s*=\s*\1\s*(?:/\s*2|>>\s*1))"
+)
+
+
+def _lds_tree(facts: KernelFacts) -> list:
+    """What makes LDS a reduction across the block, as opposed to operand tiles: the loops that halve a stride LDS
+    is read at (``for(s = NB / 2; s > 0; s /= 2)`` reading ``sdata[tid + s]``), or a wavefront index LDS is written
+    at (``partial[wave]`` with ``wave = threadIdx.x / WF``)."""
+    tree = []
+    waves = {  # ``wave = threadIdx.x / WF``: one LDS slot per wavefront, summed after the barrier
+        m.variable
+        for m in facts.thread_mapping
+        if re.search(r"(?:threadIdx\.x|hipThreadIdx_x|\btid\w*|\btx\b)\s*/", m.expression)
+    }
+    for mapping in facts.thread_mapping:
+        if mapping.variable in waves and any(
+            re.search(rf"\b{mapping.variable}\b", a.expression.partition("[")[2]) for a in facts.lds_accesses
+        ):
+            tree.append(mapping)
+    for loop in facts.loops:
+        match = _HALVING.search(loop.header)
+        if match and any(
+            re.search(rf"\b{match.group(1)}\b", a.expression.partition("[")[2]) for a in facts.lds_accesses
+        ):
+            tree.append(loop)
+    return tree
+
+
 def _sites_with_launcher(context: KernelContext):
     """The launcher's sites whose launcher region the context holds: those ``KernelFacts.dispatch`` describes."""
     return [site for site in context.launcher_sites if context.region(site.launcher)]
+
+
+def _argument_count(text: str, name: str) -> int | None:
+    """How many arguments the call of ``name`` in ``text`` passes; None when the text does not show it whole."""
+    match = re.search(rf"\b{re.escape(name)}\s*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?\s*\(", text)
+    if match is None:
+        return None
+    depth, start = 0, match.end()
+    for position in range(match.end() - 1, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[position], 0)
+        if depth == 0:
+            inner = text[start:position].strip()
+            return len(split_top_level(inner)) if inner else 0
+    return None
+
+
+def _takes(region: Region, count: int | None) -> bool:
+    """Whether an overload can be called with ``count`` arguments (its defaulted parameters may be left out)."""
+    if count is None:
+        return True
+    _, declarator = _declarator(region)
+    if not declarator.endswith(")"):  # a parameter list over several lines: not read here
+        return True
+    inner = declarator[declarator.find("(") + 1 : declarator.rfind(")")].strip()
+    params = split_top_level(inner) if inner and inner != "void" else []
+    if any("..." in p for p in params):
+        return True
+    required = sum(1 for p in params if "=" not in p)
+    return required <= count <= len(params)
 
 
 def _declarator(region: Region) -> tuple[int, str]:

@@ -593,6 +593,7 @@ class KernelFacts(BaseModel):
     early_exits: list[EarlyExit] = []  # ``if (...) return`` in the launchers before the launch
     stores: list[Access] = []  # assignments to global memory, in the kernel and its helpers
     lds_accesses: list[Access] = []  # subscripts of ``__shared__`` arrays, in the kernel and its helpers
+    lds_carving: list[Located] = []  # pointers declared into LDS: ``T* x = reinterpret_cast<T*>(lmem) + n``
     barrier_uses: list[BarrierUse] = []  # every ``__syncthreads`` (and kin), each with what it orders
     negative_increments: list[Located] = []  # on the path: what a negative increment changes
     scalar_shortcuts: list[Located] = []  # on the path: alpha / beta tests that skip or shorten the work

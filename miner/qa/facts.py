@@ -167,7 +167,7 @@ _BODY_KINDS = (
     "lds_accesses",
     "loops",
 )
-_SYNC_KINDS = ("shared", "barriers", "atomics", "cross_lane", "reductions", "barrier_uses")
+_SYNC_KINDS = ("shared", "lds_carving", "barriers", "atomics", "cross_lane", "reductions", "barrier_uses")
 
 
 def kernel_facts(context: KernelContext) -> KernelFacts:
@@ -368,6 +368,23 @@ def _shared_names(body: ts.Node) -> set[str]:
     return names - {""}
 
 
+def _carves(declaration: ts.Node, lds: set[str]) -> bool:
+    """Whether a declaration declares a pointer into LDS (computed from a ``__shared__`` array or another such)."""
+    for child in declaration.named_children:
+        if child.type != "init_declarator":
+            continue
+        declarator, value = child.child_by_field_name("declarator"), child.child_by_field_name("value")
+        if (
+            declarator is not None
+            and value is not None
+            and declarator.type == "pointer_declarator"
+            and _declared_name(declarator) in lds
+            and set(re.findall(r"\w+", _text(value))) & lds
+        ):
+            return True
+    return False
+
+
 def _lds_aliases(body: ts.Node, lds_params: frozenset[str] = frozenset()) -> set[str]:
     """The names that point into LDS: ``__shared__`` arrays, the parameters callers pass LDS, and the pointer locals
     computed from either (``T* x = reinterpret_cast<T*>(lmem) + n``)."""
@@ -503,6 +520,8 @@ def _synchronisation_facts(region: Region, function: ts.Node, facts: dict[str, l
                     **_shared_shape(node, declarator),
                 )
             )
+        elif node.type == "declaration" and _carves(node, lds):
+            facts["lds_carving"].append(Located.model_construct(**_located(region, node)))
         elif node.type == "call_expression":
             name = _callee(node)
             if not name:

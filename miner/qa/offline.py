@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/5"
+GENERATOR = "static-facts/6"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -290,6 +290,10 @@ class OfflineGenerator:
                 else f"`{decl.declaration}`{where} ({at(decl)})"
             )
             evidence += cite(decl, decl.name)
+        carving = self.facts.lds_carving
+        if carving:
+            parts.append("it is carved into " + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in carving))
+            evidence += [e for c in carving for e in cite(c)]
         accesses = _first_per(self.facts.lds_accesses, lambda a: (a.region, a.expression))
         if accesses:
             parts.append("it is indexed as " + "; ".join(f"`{a.expression}`{self._in(a)} ({at(a)})" for a in accesses))

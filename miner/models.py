@@ -515,6 +515,7 @@ class GuardFact(Located):
 
 class EarlyExit(Located):
     guards: list[GuardFact] = []  # the conditions of the ``if`` / ``else`` blocks it sits in, outermost first
+    after_work: bool = False  # the ``if`` block does work of its own (a small-size path) before it returns
 
 
 class Access(Located):

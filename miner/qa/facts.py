@@ -204,9 +204,40 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         launches=launches,
         dispatch=dispatch,
         early_exits=_early_exits(context),
-        **path_facts(context),
+        **{kind: _on_the_way(context, found) for kind, found in path_facts(context).items()},
         **facts,
     )
+
+
+def _on_the_way(context: KernelContext, found: list[Located]) -> list[Located]:
+    """The statements of a launcher that can run on the way to one of its launches of the kernel: not in the other
+    branch of an ``if`` that holds the launch (a shortcut of the ``else`` path does not guard this kernel)."""
+    sites: dict[str, list[int]] = {}
+    for site in context.launch_sites:
+        sites.setdefault(site.launcher, []).append(site.line)
+    kept = []
+    for located in found:
+        lines = sites.get(located.region)
+        region = context.region(located.region)
+        if not lines or region is None:
+            kept.append(located)
+            continue
+        root = _tree(region.code).root_node
+        statement = _node_at(root, located.start_line - region.start_line)
+        if statement is None or any(
+            (launch := _node_at(root, line - region.start_line)) is None or not _exclusive(statement, launch)
+            for line in lines
+        ):
+            kept.append(located)
+    return kept
+
+
+def _node_at(root: ts.Node, row: int) -> ts.Node | None:
+    """The first named node that starts on the row (0-based), below the root."""
+    node = root.named_descendant_for_point_range((row, 0), (row, 10_000))
+    while node is not None and node.parent is not None and node.parent.start_point[0] == row and node.parent != root:
+        node = node.parent
+    return node
 
 
 def _template_params(tree: ts.Tree) -> list[str]:
@@ -546,33 +577,64 @@ def _barrier_uses(
 ) -> list[BarrierUse]:
     """For each barrier of one function, the LDS writes since the barrier before it and the LDS reads until the
     barrier after it: what the barrier orders."""
-    accesses: list[tuple[Located, bool]] = []
-    memory: list[tuple[Located, bool, str]] = []  # every subscript of LDS or of a pointer: (statement, written, base)
+    found: list[tuple[ts.Node, bool, str]] = []  # every access of LDS or of a pointer: (node, written, base)
+    scalars = {
+        _declared_name(c)
+        for node in _nodes(body, "declaration")
+        if "__shared__" in _text(node).split("=")[0]
+        for c in node.named_children
+        if c.type in ("identifier", "init_declarator") and "[" not in _text(c)
+    }
     pointers = ({_declared_name(p) for p in _params(body.parent)} | _pointer_locals(body)) - lds
-    for node in _nodes(body, "subscript_expression"):
-        base = node.child_by_field_name("argument")
-        name = collapse(_text(base)) if base is not None else ""
-        if name not in lds and name not in pointers:
-            continue
-        parent = node.parent
-        written = parent is not None and parent.type == "assignment_expression" and parent.children[0] == node
-        statement = node
-        while statement.parent is not None and not statement.type.endswith(("_statement", "declaration")):
-            statement = statement.parent
-        located = Located.model_construct(**_located(region, statement))
-        memory.append((located, written, name))
-        if name in lds:
-            accesses.append((located, written))
+    for node in _nodes(body, "subscript_expression", "identifier"):
+        if node.type == "identifier":  # a ``__shared__`` scalar (``imax``), not an array's name
+            name = _text(node)
+            parent = node.parent
+            if name not in lds or parent is None or parent.type in ("subscript_expression", "init_declarator"):
+                continue
+            if parent.type.endswith("declarator") or parent.type in ("declaration", "pointer_declarator"):
+                continue
+            top = node
+        else:
+            base = node.child_by_field_name("argument")
+            if base is None or base.type == "subscript_expression":  # the inner ``sA[i]`` of ``sA[i][j]``
+                continue
+            top = node
+            while (
+                top.parent is not None and top.parent.type == "subscript_expression" and top.parent.children[0] == top
+            ):
+                top = top.parent
+            name = collapse(_text(base))
+            if name not in lds and name not in pointers:
+                continue
+        parent = top.parent
+        written = parent is not None and parent.type == "assignment_expression" and parent.children[0] == top
+        found.append((top, written, name))
     for call in _nodes(body, "call_expression"):  # a helper handed LDS writes it (rocSOLVER's iamax(..., sval))
         arguments = call.child_by_field_name("arguments")
         if _callee(call) in BARRIERS or arguments is None:
             continue
-        handed = [a for a in arguments.named_children if (m := _POINTER_ARGUMENT.match(_text(a))) and m.group(1) in lds]
+        handed = [
+            a
+            for a in arguments.named_children
+            if (m := _POINTER_ARGUMENT.match(_text(a)))
+            and m.group(1) in lds
+            and (m.group(1) not in scalars or _text(a).lstrip().startswith("&"))  # a scalar passed by value is read
+        ]
         if handed and all("[" not in _text(a) for a in handed):
-            statement = call
-            while statement.parent is not None and not statement.type.endswith(("_statement", "declaration")):
-                statement = statement.parent
-            accesses.append((Located.model_construct(**_located(region, statement)), True))
+            found.append((call, True, ""))
+    barrier_nodes = {
+        region.start_line + n.start_point[0]: n for n in _nodes(body, "call_expression") if _callee(n) in BARRIERS
+    }
+    memory: list[tuple[Located, bool, str, ts.Node]] = []
+    for node, written, name in found:
+        statement = node
+        while statement.parent is not None and not statement.type.endswith(("_statement", "declaration")):
+            statement = statement.parent
+        if statement.end_point[0] - statement.start_point[0] > 2:  # a block: cite the access itself
+            statement = node
+        memory.append((Located.model_construct(**_located(region, statement)), written, name, node))
+    accesses_of = {id(n): name in lds or not name for _, _, name, n in memory}
     loops = [
         (region.start_line + n.start_point[0], region.start_line + n.end_point[0], n) for n in _nodes(body, *_LOOPS)
     ]
@@ -580,19 +642,28 @@ def _barrier_uses(
     for index, barrier in enumerate(barriers):
         after = barriers[index - 1].start_line if index else region.start_line
         until = barriers[index + 1].start_line if index + 1 < len(barriers) else region.end_line + 1
+        barrier_node = barrier_nodes.get(barrier.start_line)
+        reaching = [  # the accesses on a path through this barrier: not in the other branch of an ``if`` holding it
+            (a, w, b, n) for a, w, b, n in memory if barrier_node is None or not _exclusive(n, barrier_node)
+        ]
+        accesses = [(a, w) for a, w, b, n in reaching if accesses_of[id(n)]]
         written = [a for a, w in accesses if w and after <= a.start_line < barrier.start_line]
         read = [a for a, w in accesses if not w and barrier.start_line < a.start_line < until]
         holding = [(first, last, n) for first, last, n in loops if first <= barrier.start_line <= last]
-        loop, next_round, since = None, [], after
+        read_before = {b for a, w, b, _ in reaching if b and not w and after <= a.start_line < barrier.start_line}
+        overwritten = [
+            a for a, w, b, _ in reaching if w and b in read_before and barrier.start_line < a.start_line < until
+        ]
+        loop, next_round = None, []
         if holding:
             first, last, node = holding[-1]
-            loop = _loop_fact(region, node)
-            since = max([first] + [b.start_line for b in barriers[:index] if b.start_line >= first])
-            next_round = [a for a, w in accesses if not w and since <= a.start_line < barrier.start_line]
-        read_before = {b for a, w, b in memory if not w and after <= a.start_line < barrier.start_line}
-        overwritten = [a for a, w, b in memory if w and b in read_before and barrier.start_line < a.start_line < until]
-        if holding and not overwritten:  # the next round's writes, at the top of the loop, over what this one read
-            overwritten = [a for a, w, b in memory if w and b in read_before and since <= a.start_line < after]
+            in_loop = [b.start_line for b in barriers if first <= b.start_line <= last]
+            if barrier.start_line == in_loop[-1]:  # the loop's last barrier: next round's top comes after it
+                loop = _loop_fact(region, node)
+                top = [(a, w, b) for a, w, b, _ in reaching if first <= a.start_line < in_loop[0]]
+                next_round = [a for a, w, b in top if not w and b in lds]
+                if not overwritten:  # the next round's writes, at the top of the loop, over what this one read
+                    overwritten = [a for a, w, b in top if w and b in read_before]
         uses.append(
             BarrierUse.model_construct(
                 barrier=barrier,
@@ -607,6 +678,26 @@ def _barrier_uses(
             )
         )
     return uses
+
+
+def _exclusive(first: ts.Node, second: ts.Node) -> bool:
+    """Whether two nodes sit in different branches of one ``if`` (no run reaches both)."""
+    ancestors = {a.id: a for a in _ancestors(first)}
+    child = second
+    for ancestor in _ancestors(second):
+        if ancestor.id in ancestors:
+            if ancestor.type != "if_statement":
+                return False
+            branches = [ancestor.child_by_field_name(side) for side in ("consequence", "alternative")]
+            first_side = next((b for b in branches if b is not None and _within(first, b)), None)
+            second_side = next((b for b in branches if b is not None and _within(child, b)), None)
+            return first_side is not None and second_side is not None and first_side != second_side
+        child = ancestor
+    return False
+
+
+def _within(node: ts.Node, outer: ts.Node) -> bool:
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
 
 
 def _by_line(located: list[Located]) -> list[Located]:
@@ -667,13 +758,14 @@ def _if_returns(
     region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
     out = []
     for node in _nodes(function, "if_statement"):
-        if node.end_point[0] - node.start_point[0] > 3:
-            continue
         consequence = node.child_by_field_name("consequence")
-        if consequence is None or node.child_by_field_name("condition") is None:
+        condition = node.child_by_field_name("condition")
+        if consequence is None or condition is None:
             continue
         statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
-        if len(statements) == 1 and statements[0].type == "return_statement":
+        statements = [n for n in statements if n.type != "comment"]
+        short = node.end_point[0] - node.start_point[0] <= 3 and len(statements) == 1
+        if statements and statements[-1].type == "return_statement" and (short or len(statements) > 1):
             others = []
             child = node
             for ancestor in _ancestors(node):
@@ -685,7 +777,10 @@ def _if_returns(
                         if branch is not None and branch != child:
                             others.append((start_line + branch.start_point[0], start_line + branch.end_point[0]))
                 child = ancestor
-            exit_ = EarlyExit.model_construct(**_located(region, node), guards=_guards(region, node, body))
+            fields = _located(region, node)
+            if not short:  # cited whole, quoted by its condition only
+                fields["text"] = "if" + collapse(_text(condition))
+            exit_ = EarlyExit.model_construct(**fields, guards=_guards(region, node, body), after_work=not short)
             out.append((exit_, tuple(others)))
     return tuple(out)
 

@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/6"
+GENERATOR = "static-facts/7"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -334,7 +334,7 @@ class OfflineGenerator:
                 + use.overwritten_after
                 for e in cite(located)
             ]
-            if use.read_next_round and use.loop is not None:
+            if use.loop is not None:
                 evidence += cite(use.loop)
             parts.append(part)
         return [
@@ -420,17 +420,24 @@ class OfflineGenerator:
             evidence += [e for a in f.atomics for e in cite(a, a.name)]
         else:
             later = self._later_launch()
-            per_block = [s for s in f.stores if s.region == self.context.kernel.id and "blockIdx" in s.expression]
+            per_block = [s for s in f.stores if re.search(r"blockIdx|hipBlockIdx", s.expression.split("=")[0])]
             if later is not None and per_block:
                 store = per_block[0]
                 levels.append(
-                    f"across the grid, each block stores its partial result (`{store.expression}`, {at(store)}) and "
-                    f"`{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)})"
+                    f"across the grid, each block stores its partial result (`{store.expression}`{self._in(store)}, "
+                    f"{at(store)}) and `{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)})"
                 )
                 evidence += cite(store) + cite(later[0].statement)
+            elif per_block and (tree or f.reductions or f.cross_lane):
+                store = per_block[0]
+                levels.append(
+                    f"not across the grid: each block writes its own result (`{store.expression}`{self._in(store)}, "
+                    f"{at(store)})"
+                )
+                evidence += cite(store)
         if len(levels) < 2 and not f.reductions:
             return []
-        if not tree and not f.reductions and not any(level.startswith("across the grid") for level in levels):
+        if not tree and not f.reductions and not any("the grid" in level for level in levels):
             levels.append("no further: there is no block-level or grid-level stage")
         return [
             self._item(
@@ -547,15 +554,26 @@ class OfflineGenerator:
 
     def _bounds_checks(self) -> list[QAItem]:
         checks = self.facts.boundary_checks
-        if not checks:
+        mapped = {m.variable for m in self.facts.thread_mapping}
+        strided = [loop for loop in self.facts.loops if _thread_strided(loop.header, mapped)]
+        if not checks and not strided:
             return []
-        parts = [f"`{c.text}`{self._in(c)} ({at(c)}{under(c)})" for c in checks]
+        answer = f"{self.short} guards its work with " + "; ".join(
+            f"`{c.text}`{self._in(c)} ({at(c)}{under(c)})" for c in checks
+        )
+        if strided:
+            bounds = [
+                f"`{_loop_condition(loop.header)}` in `{loop.header}`{self._in(loop)} ({at(loop)})" for loop in strided
+            ]
+            answer = (answer + "; and " if checks else f"{self.short} keeps its threads in range with ") + (
+                "the bounds of its thread-strided loops: " + "; ".join(bounds)
+            )
         return [
             self._item(
                 "bounds_checks",
                 f"Which bounds checks keep the threads of {self.kernel} inside the data?",
-                f"{self.short} guards its work with " + "; ".join(parts) + ".",
-                [cite(c) for c in checks],
+                answer + ".",
+                [cite(c) for c in checks] + [cite(loop) for loop in strided],
             )
         ]
 
@@ -564,7 +582,10 @@ class OfflineGenerator:
         if not exits:
             return []
         launchers = names(list(dict.fromkeys(r.name for e in exits if (r := self._region(e.region)))))
-        parts = [f"`{e.text}` ({at(e)}){_only_when(e.guards)}" for e in exits]
+        parts = [
+            f"`{e.text}` ({at(e)}{', after work of its own' if e.after_work else ''}){_only_when(e.guards)}"
+            for e in exits
+        ]
         evidence = [cite(e) for e in exits] + [cite(g) for e in exits for g in e.guards]
         return [
             self._item(
@@ -587,7 +608,7 @@ class OfflineGenerator:
         return self._path_item(
             "scalar_shortcuts",
             self.facts.scalar_shortcuts,
-            f"Which values of alpha or beta let the callers of {self.kernel} skip or shorten the work?",
+            f"Which values of alpha or beta let {self.kernel} or its callers skip or shorten the work?",
             "They test",
         )
 
@@ -654,8 +675,9 @@ class OfflineGenerator:
 
 
 def _holds_math(facts: KernelFacts, helper: Region) -> bool:
-    """A helper the kernel's work happens in: it stores to global memory or loops (``*_calc`` helpers)."""
-    return any(s.region == helper.id for s in facts.stores) or any(loop.region == helper.id for loop in facts.loops)
+    """A helper the kernel's work happens in: it stores to global memory, loops (``*_calc`` helpers) or reduces
+    (``rocblas_dot_block_reduce``: barriers or cross-lane builtins)."""
+    return any(fact.region == helper.id for fact in (*facts.stores, *facts.loops, *facts.barriers, *facts.cross_lane))
 
 
 def _steps_with_thread_x(expression: str) -> bool:
@@ -690,6 +712,8 @@ def _ordering(use: BarrierUse) -> str:
     if not use.overwritten_after:
         return text
     overwrites = joined([f"`{w.text}` ({at(w)})" for w in use.overwritten_after])
+    if use.loop is not None and use.overwritten_after[0].start_line < use.barrier.start_line:
+        overwrites = f"the next round of the loop `{use.loop.header}` ({at(use.loop)}), {overwrites},"
     if text == _NOTHING_ORDERED:
         return f": every thread of the block finishes reading the memory that {overwrites} then overwrites"
     return text + f", and every thread finishes reading the memory that {overwrites} then overwrites"
@@ -703,18 +727,22 @@ def _publishing(use: BarrierUse) -> str:
             f"in the next round of the loop `{use.loop.header}` ({at(use.loop)}), "
             + joined([f"`{r.text}` ({at(r)})" for r in use.read_next_round])
         )
+    stored = joined([f"`{a.text}` ({at(a)})" for a in use.stored_before])
+    published = f"the global-memory stores before it, {stored}, are visible to the other threads of the block"
     if written and read:
-        return (
+        text = (
             f": the LDS writes before it, {joined(written)}, must be visible to every thread of the block before "
             f"the reads after it, {joined(read)}"
         )
+        return text + (f"; and {published}" if stored else "")
     if written:
-        return f": it completes the LDS writes {joined(written)} before the threads go on"
+        return f": it completes the LDS writes {joined(written)} before the threads go on" + (
+            f"; and {published}" if stored else ""
+        )
+    if stored:
+        return f": {published} before they go on" + (f" to read LDS ({joined(read)})" if read else "")
     if read:
         return f": no thread reads LDS ({joined(read)}) before every thread has reached it"
-    if use.stored_before:
-        stored = joined([f"`{a.text}` ({at(a)})" for a in use.stored_before])
-        return f": it makes the global-memory stores before it, {stored}, visible to the other threads of the block"
     return _NOTHING_ORDERED
 
 
@@ -809,6 +837,20 @@ def _subscript(access) -> str:
     """``y[row * incy]`` of a store ``y[row * incy] = ...`` or of an access."""
     target = access.expression.split("=")[0].strip() if "=" in access.expression else access.expression
     return target if "[" in target else access.expression
+
+
+def _thread_strided(header: str, mapped: set[str]) -> bool:
+    """A ``for`` whose variable starts at the thread's position (``for(int i = tid; i < n; i += NB)``)."""
+    init = header.partition("(")[2].partition(";")[0]
+    return bool(init) and (
+        any(x in init for x in (*_THREAD_X, "threadIdx", "hipThreadIdx"))
+        or bool(mapped & set(WORD.findall(init.partition("=")[2])))
+    )
+
+
+def _loop_condition(header: str) -> str:
+    parts = header.partition("(")[2].split(";")
+    return parts[1].strip() if len(parts) > 2 else header
 
 
 def _only_when(guards) -> str:

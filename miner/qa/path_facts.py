@@ -24,11 +24,21 @@ _CHUNK_LOOP = re.compile(r"\bfor\s*\(.*\+=\s*(?:\w*chunk\w*|c_i64_\w+|c_ILP64_\w
 _STATEMENT_LINES = 4
 
 
+_KERNEL_SCALAR_TEST = re.compile(r"\bif\s*\(\s*!\s*(?:alpha|beta)\w*\s*\)")  # a value: a kernel's alpha is a scalar
+
+
 def path_facts(context: KernelContext) -> dict[str, list[Located]]:
     found: dict[str, list[Located]] = {"negative_increments": [], "scalar_shortcuts": [], "chunking": []}
     for region in context.path:
         for kind, located in _region_facts(region.id, region.start_line, region.code).items():
             found[kind] += located
+    kernel = context.kernel
+    lines = kernel.code.split("\n")
+    for index, line in enumerate(lines):
+        if _KERNEL_SCALAR_TEST.search(line.split("//", 1)[0]):
+            statement = _statement(kernel.id, kernel.start_line, lines, index)
+            if re.search(r"\breturn\b", statement.text):
+                found["scalar_shortcuts"].append(statement)
     return found
 
 

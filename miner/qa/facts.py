@@ -612,7 +612,7 @@ def _barrier_uses(
         found.append((top, written, name))
     for call in _nodes(body, "call_expression"):  # a helper handed LDS writes it (rocSOLVER's iamax(..., sval))
         arguments = call.child_by_field_name("arguments")
-        if _callee(call) in BARRIERS or arguments is None:
+        if _callee(call) in BARRIERS or _callee(call) in _NOT_WRITERS or arguments is None:
             continue
         handed = [
             a
@@ -678,6 +678,25 @@ def _barrier_uses(
             )
         )
     return uses
+
+
+_NOT_WRITERS = frozenset(
+    (
+        "reinterpret_cast",
+        "static_cast",
+        "const_cast",
+        "dynamic_cast",
+        "min",
+        "max",
+        "abs",
+        "fabs",
+        "sqrt",
+        "std::min",
+        "std::max",
+        "std::abs",
+        "std::sqrt",
+    )
+)  # fmt: skip  (calls that take LDS values or addresses but write no LDS)
 
 
 def _exclusive(first: ts.Node, second: ts.Node) -> bool:

@@ -1,0 +1,125 @@
+"""Kernel patterns the audits of the real libraries found answered wrong or incompletely, each in a few lines we
+wrote: what the facts and the answers say of them now."""
+
+from __future__ import annotations
+
+from miner.qa.facts import kernel_facts
+from miner.qa.grounding import check_item
+from miner.qa.offline import OfflineGenerator
+from tests.qa.test_grounding import make_context
+
+# The kernel region starts at line 10, the launcher's at line 20 (``make_context``).
+TILE_LOOP_KERNEL = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y)
+{
+    __shared__ T tile[NB];
+    T acc = 0;
+    for(int k = 0; k < n; k += NB)
+    {
+        tile[threadIdx.x] = x[k + threadIdx.x];
+        __syncthreads();
+        for(int j = 0; j < NB; ++j)
+            acc += tile[j];
+        __syncthreads();
+    }
+    int i = blockIdx.x * NB + threadIdx.x;
+    if(i >= n)
+        return;
+    if(blockIdx.x == 0)
+        y[i] = acc;
+    else
+        y[i] = 2 * acc;
+}"""
+
+BRANCHED_LAUNCHER = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
+{
+    if(n <= 0)
+        return;
+    if(device)
+    {
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(n), dim3(256), 0, stream, n, x, y);
+    }
+    else
+    {
+        if(n == 1)
+            return;
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(n), dim3(256), 0, stream, n, x, y);
+    }
+}"""
+
+
+def _context(launch_line: int):
+    return make_context(
+        TILE_LOOP_KERNEL, BRANCHED_LAUNCHER, launch_line, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream")
+    )
+
+
+def _item(context, kind: str):
+    items = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == kind]
+    assert len(items) == 1, [i.kind for i in items]
+    grounding = check_item(items[0], context)
+    assert grounding.grounded, grounding.findings
+    return items[0]
+
+
+def test_the_last_barrier_of_a_tile_loop_guards_the_next_rounds_writes() -> None:
+    facts = kernel_facts(_context(27))
+    first, last = facts.barrier_uses
+    assert [w.start_line for w in first.written_before] == [17] and [r.start_line for r in first.read_after] == [20]
+    assert first.overwritten_after == [] and first.loop is None  # not the loop's last barrier
+    assert last.written_before == [] and last.read_after == []
+    assert [w.start_line for w in last.overwritten_after] == [17]  # the next round's tile load
+    answer = _item(_context(27), "barriers").answer
+    assert "the next round of the loop `for(int k = 0; k < n; k += NB)`" in answer
+    assert "`tile[threadIdx.x] = x[k + threadIdx.x];` (line 17), then overwrites" in answer
+
+
+def test_a_store_in_an_else_branch_says_its_condition_does_not_hold() -> None:
+    answer = _item(_context(27), "output").answer
+    assert "`y[i] = acc` (line 27) when `if(blockIdx.x == 0)` holds (line 26)" in answer
+    assert "`y[i] = 2 * acc` (line 29) when `if(blockIdx.x == 0)` does not hold (line 26)" in answer
+
+
+def test_tile_lds_is_not_a_block_reduction() -> None:
+    context = _context(27)
+    items = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == "reduction_hierarchy"]
+    assert all("across the block" not in i.answer for i in items)
+
+
+def test_an_early_return_names_the_branch_it_sits_in_and_one_of_the_other_branch_is_not_on_the_way() -> None:
+    host = _item(_context(33), "quick_returns").answer  # the launch in the else branch
+    assert "`if(n <= 0) return;` (lines 23-24)" in host
+    assert "`if(n == 1) return;` (lines 31-32), reached only when `if(device)` does not hold (line 25)" in host
+    device = _item(_context(27), "quick_returns").answer  # the launch in the then branch
+    assert "`if(n <= 0) return;`" in device and "n == 1" not in device
+
+
+def test_a_thread_strided_loop_bound_is_a_bounds_check() -> None:
+    kernel = TILE_LOOP_KERNEL.replace("for(int j = 0; j < NB; ++j)", "for(int j = threadIdx.x; j < NB; j += 64)")
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    answer = _item(context, "bounds_checks").answer
+    assert "`j < NB` in `for(int j = threadIdx.x; j < NB; j += 64)` (lines 19-20)" in answer
+    assert "`if(i >= n)` (line 24)" in answer
+
+
+def test_lds_carved_from_extern_shared_memory_is_lds_in_the_helpers_it_is_handed_to() -> None:
+    kernel = """template <typename T>
+__global__ void scale_kernel(int n, T* y)
+{
+    extern __shared__ double lmem[];
+    T* vals = reinterpret_cast<T*>(lmem);
+    int* idx = reinterpret_cast<int*>(vals + n);
+    vals[threadIdx.x] = y[threadIdx.x];
+    idx[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    y[threadIdx.x] = vals[idx[n - 1 - threadIdx.x]];
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    facts = kernel_facts(context)
+    assert [c.start_line for c in facts.lds_carving] == [14, 15]
+    assert all("vals" not in a.expression and "idx" not in a.expression for a in facts.global_accesses)
+    (use,) = facts.barrier_uses
+    assert [w.start_line for w in use.written_before] == [16, 17] and [r.start_line for r in use.read_after] == [19]
+    answer = _item(context, "lds_layout").answer
+    assert "it is carved into `T* vals = reinterpret_cast<T*>(lmem);` (line 14)" in answer

@@ -25,9 +25,24 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+_MEMO: dict[tuple, LaunchFact] = {}
+_MEMO_SIZE = 8192
+
+
 def launch_fact(context: KernelContext, site: LaunchSite) -> LaunchFact:
+    """The fact of one launch site; the same for every kernel whose context holds its launcher (memoised)."""
     launcher = context.region(site.launcher)
     assert launcher is not None
+    key = (context.library, launcher.id, launcher.sha256, tuple(launcher.live_for), site.model_dump_json())
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        found = _MEMO[key] = _launch_fact(context, site, launcher)
+    return found
+
+
+def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> LaunchFact:
     lines = launcher.code.split("\n")
     end = site.line
     while (
@@ -56,7 +71,17 @@ def launch_fact(context: KernelContext, site: LaunchSite) -> LaunchFact:
         for c in site.conditions
         if launcher.start_line <= c.line <= launcher.end_line
     ]
-    declarations, writes = _configuration_writes(launcher, site.line, config[:2], _integer_types(context.library))
+    integer_types = _integer_types(context.library)
+    declarations, writes = _configuration_writes(launcher, site.line, config[:2], integer_types)
+    inputs = tuple(  # the variables the grid and block declarations are computed from (``blocksX``), one level down
+        name
+        for d in declarations
+        for name in re.findall(r"\b[a-z_]\w*\b", d.text.partition("(")[2] or d.text.partition("=")[2])
+        if name not in config
+    )
+    deeper, deeper_writes = _configuration_writes(launcher, site.line, inputs, integer_types)
+    declarations = _with_constants(launcher, site.line, config[:2], _by_line([*declarations, *deeper]))
+    writes = _by_line([*writes, *deeper_writes])
     return LaunchFact.model_construct(
         launcher=launcher.id,
         launcher_name=launcher.name,
@@ -188,10 +213,18 @@ def _configuration_writes(
         found: list[Write] = []
         for line in range(before - 1, launcher.start_line - 1, -1):
             text = lines[line - launcher.start_line]
+            if variable not in text:
+                continue
             if declared.search(text):
+                last = line
+                while ";" not in lines[last - launcher.start_line] and last - line < 4 and last < before - 1:
+                    last += 1
+                statement = " ".join(
+                    _LINE_COMMENT.sub("", t) for t in lines[line - launcher.start_line : last - launcher.start_line + 1]
+                )
                 declarations.append(
                     Located.model_construct(
-                        region=launcher.id, start_line=line, end_line=line, text=collapse(_LINE_COMMENT.sub("", text))
+                        region=launcher.id, start_line=line, end_line=last, text=collapse(statement)
                     )
                 )
                 break
@@ -218,6 +251,35 @@ def _configuration_writes(
                 )
         writes += reversed(found)
     return sorted(declarations, key=lambda d: d.start_line), sorted(writes, key=lambda w: w.start_line)
+
+
+_CONSTANT = r"^\s*(?:#\s*define\s+{name}\b\s*\S|(?:static\s+)?(?:constexpr|const)\b[^;=()]*\b{name}\s*=)"
+
+
+def _with_constants(launcher: Region, before: int, config: tuple[str, ...], declared: list[Located]) -> list[Located]:
+    """The declarations, and the definitions of the named constants the grid and block are computed from
+    (``constexpr rocblas_int SYR_DIM_X = 1024;``), as far as the launcher defines them above the launch."""
+    lines = launcher.code.split("\n")
+    text = " ".join([*config, *(d.text.partition("=")[2] or d.text.partition("(")[2] for d in declared)])
+    names = [n for n in dict.fromkeys(re.findall(r"\b[A-Za-z_]\w*\b", text)) if n not in _BASE_TYPES and n != "dim3"]
+    found = {d.start_line: d for d in declared}
+    for name in names:
+        pattern = re.compile(_CONSTANT.format(name=re.escape(name)))
+        for line in range(before - 1, launcher.start_line - 1, -1):
+            if name in lines[line - launcher.start_line] and pattern.match(lines[line - launcher.start_line]):
+                if line not in found:
+                    found[line] = Located.model_construct(
+                        region=launcher.id,
+                        start_line=line,
+                        end_line=line,
+                        text=collapse(_LINE_COMMENT.sub("", lines[line - launcher.start_line])),
+                    )
+                break
+    return sorted(found.values(), key=lambda d: d.start_line)
+
+
+def _by_line(located: list) -> list:
+    return sorted({x.start_line: x for x in located}.values(), key=lambda x: x.start_line)
 
 
 def _encloses(lines: list[str], write: int, launch: int) -> bool:

@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/7"
+GENERATOR = "static-facts/8"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",

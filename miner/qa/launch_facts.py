@@ -18,6 +18,7 @@ _UPPER_CALL = re.compile(r"\b([A-Z_][A-Z0-9_]{2,})\s*[(;]")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(\(([^)]*)\))?")
 _BASE_TYPES = ("dim3", "int", "auto", "size_t", "int64_t", "int32_t", "uint32_t", "unsigned")
 _MAX_STATEMENT_LINES = 80
+_CONDITION_LINES = 24  # a branch condition is read over at most this many lines (rocBLAS's gemvn arch test: 15)
 _LINE_COMMENT = re.compile(r"\s*//.*$")
 
 
@@ -325,7 +326,7 @@ def branch_fact(launcher: Region, condition, before: int) -> BranchFact:
     """The lines of a branch condition: from its line until its whole text has been seen (at most 6 lines)."""
     wanted = "".join(condition.text.split())
     last = condition.line
-    while last < min(launcher.end_line, condition.line + 5):
+    while last < min(launcher.end_line, condition.line + _CONDITION_LINES):
         if wanted in "".join((cited_text(launcher, condition.line, last) or "").split()):
             break
         last += 1

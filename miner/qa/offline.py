@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/8"
+GENERATOR = "static-facts/9"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -196,6 +196,14 @@ class OfflineGenerator:
         evidence = [cite(m, m.variable, *thread_names(m.expression)) for m in mappings]
         answer = "They compute " + "; ".join(parts) + "."
         variables = {m.variable for m in mappings}
+        strided = [loop for loop in self.facts.loops if _thread_strided(loop.header, variables)]
+        if strided:
+            answer += (
+                " Threads step through "
+                + "; ".join(f"`{loop.header}`{self._in(loop)} ({at(loop)})" for loop in strided)
+                + "."
+            )
+            evidence += [cite(loop) for loop in strided]
         touched = [
             a
             for a in _first_per([*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses], _key)
@@ -203,7 +211,7 @@ class OfflineGenerator:
         ][:_ELEMENTS_SHOWN]
         if touched:
             answer += (
-                " With them each thread works on "
+                " Each thread then works on "
                 + joined([f"`{_subscript(a)}`{self._in(a)} ({at(a)})" for a in touched])
                 + "."
             )
@@ -793,10 +801,17 @@ def _declared(launch: LaunchFact, located: Located) -> list[str]:
 
 
 def _stated_conditions(launch: LaunchFact):
-    return [c for c in launch.conditions if "".join(c.condition.split()) in "".join(c.text.split())]
+    return list(launch.conditions)
+
+
+def _written_out(condition) -> bool:
+    return "".join(condition.condition.split()) in "".join(condition.text.split())
 
 
 def _branch(condition) -> str:
+    if not _written_out(condition):  # longer than the lines read: named by where it is, not quoted
+        side = {"then": "holds", "else": "does not hold"}.get(condition.branch, f"takes {condition.branch}")
+        return f"the condition at {at(condition)} {side}"
     if condition.branch == "then":
         return f"`{condition.condition}` holds ({at(condition)})"
     if condition.branch == "else":

@@ -507,6 +507,7 @@ class LoopFact(Located):
     header: str  # "for(int j = 0; j < WIN && i < n; j++, i += inc)"
     depth: int  # 1 for an outermost loop of the function
     unroll: str = ""  # the ``#pragma unroll`` argument in front of it, "full" without one
+    accumulates: bool = False  # its body adds into a scalar (``sum += x[i] * y[i]``): a per-thread reduction
 
 
 class GuardFact(Located):

@@ -285,7 +285,17 @@ def _body_facts(
         *_LOOPS,
         "subscript_expression",
         "call_expression",
+        "update_expression",
     ):
+        if node.type == "update_expression":  # ``info[bid]++``: a store too
+            argument = node.child_by_field_name("argument")
+            if argument is not None and _stored_into(argument, memory_names):
+                facts["stores"].append(
+                    Access.model_construct(
+                        **_located(region, node), expression=collapse(_text(node)), guards=_guards(region, node, body)
+                    )
+                )
+            continue
         if node.type == "init_declarator" or (
             node.type == "assignment_expression" and _text(node.children[1]) in ("=", "+=")
         ):
@@ -723,6 +733,17 @@ def _by_line(located: list[Located]) -> list[Located]:
     return list({(x.start_line, x.end_line): x for x in sorted(located, key=lambda x: x.start_line)}.values())
 
 
+_SCALAR_UPDATE = re.compile(r"(?<![\w\].>])\b([A-Za-z_]\w*)\s*(\+=|-=|\*=|=(?!=))\s*([^;]*);")
+
+
+def _accumulates(body: str) -> bool:
+    """Whether a loop body adds into a scalar: ``sum += ...`` or ``acc = f(..., acc)``."""
+    for name, operator, value in _SCALAR_UPDATE.findall(body):
+        if operator != "=" or re.search(rf"\b{re.escape(name)}\b", value):
+            return True
+    return False
+
+
 def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
     body = node.child_by_field_name("body")
     header_text = _text(node)[: body.start_byte - node.start_byte] if body is not None else _text(node)
@@ -747,6 +768,7 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
         header=collapse(header_text),
         depth=depth,
         unroll=unroll,
+        accumulates=body is not None and _accumulates(_text(body)),
     )
 
 

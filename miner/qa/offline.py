@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/9"
+GENERATOR = "static-facts/10"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -387,13 +387,12 @@ class OfflineGenerator:
         strided = [
             loop
             for loop in f.loops
-            if loop.region == self.context.kernel.id
-            and ("threadIdx" in loop.header or "+=" in loop.header)
+            if loop.accumulates
             and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
         ]
         if strided:
             loop = strided[0]
-            levels.append(f"per thread, the loop `{loop.header}` ({at(loop)})")
+            levels.append(f"per thread, adding up in the loop `{loop.header}`{self._in(loop)} ({at(loop)})")
             evidence += cite(loop)
         if f.cross_lane:
             shown = _first_per(f.cross_lane, lambda c: (c.region, c.name))
@@ -423,7 +422,8 @@ class OfflineGenerator:
             evidence += [e for c in shown for e in cite(c, c.name)]
         if f.atomics:
             levels.append(
-                "across the grid, atomically: " + "; ".join(f"`{a.name}`{self._in(a)} ({at(a)})" for a in f.atomics)
+                "through atomic updates of memory: "
+                + "; ".join(f"`{a.name}`{self._in(a)} ({at(a)})" for a in f.atomics)
             )
             evidence += [e for a in f.atomics for e in cite(a, a.name)]
         else:

@@ -25,6 +25,7 @@ from miner.graph.build import build_graph
 from miner.liveness.analyse import UNDECIDED_BY_PARSE
 from miner.liveness.cache import VerdictCache
 from miner.liveness.run import entry_verdicts
+from miner.liveness.simplify import simplify
 from miner.models import (
     Bundle,
     EntryPoint,
@@ -482,7 +483,8 @@ def _liveness_records(a: Analysis, v: EntryView, role: Role, builder: BundleBuil
         out.append(
             LivenessRecord(
                 name=g.nodes[node]["name"], region=region, live=verdict.live, reason=verdict.reason,
-                conditions=list(verdict.conditions), decided_at=verdict.decided_at, detail=verdict.detail,
+                conditions=[simplify(c) for c in verdict.conditions], decided_at=verdict.decided_at,
+                detail=verdict.detail,
             ).model_dump(mode="json")
         )  # fmt: skip
     return out

@@ -1,0 +1,42 @@
+"""Liveness conditions as a reader would write them: negations pushed inward, double negations dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from miner.liveness.simplify import simplify
+
+
+@pytest.mark.parametrize(
+    ("written", "simplified"),
+    [
+        ("!(!handle)", "handle"),
+        ("!(n <= 0 || incx <= 0)", "n > 0 && incx > 0"),
+        ("!(!x || !alpha)", "x && alpha"),
+        ("!(using_rocblas_float && incx == 1)", "!using_rocblas_float || incx != 1"),
+        (
+            "!(rocblas_pointer_mode_device == handle->pointer_mode)",
+            "rocblas_pointer_mode_device != handle->pointer_mode",
+        ),
+        ("!(a && (b || c))", "!a || (!b && !c)"),
+        ("!(m < 2 * n)", "m >= 2 * n"),
+        ("incx == 1 && incy == 1 && !device_mode", "incx == 1 && incy == 1 && !device_mode"),
+        ("!(std::is_same_v<T, float>)", "!std::is_same_v<T, float>"),
+    ],
+)
+def test_negations_are_pushed_inward(written: str, simplified: str) -> None:
+    assert simplify(written) == simplified
+
+
+def test_a_condition_that_does_not_parse_is_kept_as_written() -> None:
+    assert simplify("x <") == "x <"
+
+
+def test_entries_carry_simplified_conditions(tinyblas) -> None:
+    from tests.conftest import read_jsonl
+
+    _, out = tinyblas
+    conditions = [
+        c for entry in read_jsonl(out / "entries.jsonl") for kernel in entry["kernels"] for c in kernel["conditions"]
+    ]
+    assert conditions and not any(c.startswith("!(!") or c.startswith("!(") and " || " in c for c in conditions)

@@ -600,8 +600,8 @@ def _barrier_uses(
         if node.type == "identifier":  # a ``__shared__`` scalar (``imax``), not an array's name
             name = _text(node)
             parent = node.parent
-            if name not in lds or parent is None or parent.type in ("subscript_expression", "init_declarator"):
-                continue
+            if name not in scalars or parent is None or parent.type in ("subscript_expression", "init_declarator"):
+                continue  # a pointer into LDS moved (``sx += n``) writes no LDS
             if parent.type.endswith("declarator") or parent.type in ("declaration", "pointer_declarator"):
                 continue
             top = node
@@ -736,12 +736,15 @@ def _by_line(located: list[Located]) -> list[Located]:
 _SCALAR_UPDATE = re.compile(r"(?<![\w\].>])\b([A-Za-z_]\w*)\s*(\+=|-=|\*=|=(?!=))\s*([^;]*);")
 
 
+_REGISTER_UPDATE = re.compile(r"\b[A-Za-z_]\w*\s*\[[^\]]*\]\s*\+=")  # ``sum[k] += ...``: partial sums held per thread
+
+
 def _accumulates(body: str) -> bool:
     """Whether a loop body adds into a scalar: ``sum += ...`` or ``acc = f(..., acc)``."""
     for name, operator, value in _SCALAR_UPDATE.findall(body):
         if operator != "=" or re.search(rf"\b{re.escape(name)}\b", value):
             return True
-    return False
+    return bool(_REGISTER_UPDATE.search(body))
 
 
 def _loop_fact(region: Region, node: ts.Node) -> LoopFact:

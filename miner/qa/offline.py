@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/10"
+GENERATOR = "static-facts/11"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -208,6 +208,7 @@ class OfflineGenerator:
             a
             for a in _first_per([*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses], _key)
             if variables & set(WORD.findall(a.expression.partition("[")[2]))
+            and not any(_ONE_THREAD.search(g.text) for g in getattr(a, "guards", []))  # ``if(tid == 0)``: not each
         ][:_ELEMENTS_SHOWN]
         if touched:
             answer += (
@@ -384,12 +385,17 @@ class OfflineGenerator:
         if not (f.reductions or f.cross_lane or f.atomics or (f.shared and f.barriers)):
             return []
         levels, evidence = [], []
-        strided = [
-            loop
-            for loop in f.loops
-            if loop.accumulates
-            and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
-        ]
+        combining = {c.region for c in (*f.cross_lane, *f.barriers)}  # a wavefront or block reduce helper's loop
+        strided = sorted(
+            (
+                loop
+                for loop in f.loops
+                if loop.accumulates
+                and loop.region not in combining
+                and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
+            ),
+            key=lambda loop: loop.region != self.context.kernel.id,  # the kernel's own loop first
+        )
         if strided:
             loop = strided[0]
             levels.append(f"per thread, adding up in the loop `{loop.header}`{self._in(loop)} ({at(loop)})")
@@ -428,7 +434,12 @@ class OfflineGenerator:
             evidence += [e for a in f.atomics for e in cite(a, a.name)]
         else:
             later = self._later_launch()
-            per_block = [s for s in f.stores if re.search(r"blockIdx|hipBlockIdx", s.expression.split("=")[0])]
+            per_block = [
+                s
+                for s in f.stores
+                if re.search(r"blockIdx|hipBlockIdx", s.expression.split("=")[0])
+                and not re.fullmatch(r"\s*(?:\w+\s*[({]\s*)?0(?:\.0*)?f?\s*[)}]?\s*", s.expression.partition("=")[2])
+            ]  # a zero fill (the alpha == 0 path) is no partial result
             if later is not None and per_block:
                 store = per_block[0]
                 levels.append(
@@ -438,14 +449,18 @@ class OfflineGenerator:
                 evidence += cite(store) + cite(later[0].statement)
             elif per_block and (tree or f.reductions or f.cross_lane):
                 store = per_block[0]
+                partial = re.search(r"work|partial|tmp|scratch", store.expression.split("[")[0], re.IGNORECASE)
+                where = f"`{store.expression}`{self._in(store)}, {at(store)}"
                 levels.append(
-                    f"not across the grid: each block writes its own result (`{store.expression}`{self._in(store)}, "
-                    f"{at(store)})"
+                    f"across the grid, each block stores its partial result ({where}) for a later pass to combine"
+                    if partial
+                    else f"not across the grid: each block writes its own result ({where})"
                 )
                 evidence += cite(store)
         if len(levels) < 2 and not f.reductions:
             return []
-        if not tree and not f.reductions and not any("the grid" in level for level in levels):
+        unexplained = (f.shared and not tree) or f.atomics  # LDS or atomics this reading does not classify
+        if not tree and not f.reductions and not unexplained and not any("the grid" in level for level in levels):
             levels.append("no further: there is no block-level or grid-level stage")
         return [
             self._item(
@@ -462,11 +477,17 @@ class OfflineGenerator:
         if not own:
             return None
         launcher, line = min(own)
-        for launch, site in zip(self.facts.dispatch, self.context.launcher_sites, strict=False):
+        first = next(
+            launch
+            for launch in self.facts.launches
+            if (launch.launcher, launch.statement.start_line) == (launcher, line)
+        )
+        for launch, site in zip(self.facts.dispatch, _sites_with_launcher(self.context), strict=True):
             if (
                 launch.launcher == launcher
                 and launch.statement.start_line > line
                 and site.kernel != self.context.kernel.id
+                and not _alternatives(first, launch)
             ):
                 return launch, _kernel_name(site.kernel_expr)
         return None
@@ -715,7 +736,16 @@ def _stride_of(index: str, variable: str) -> str | None:
 _NOTHING_ORDERED = ": no LDS access of this function lies between it and the neighbouring barriers"
 
 
+def _fence(use: BarrierUse) -> str:
+    writes = joined([f"`{a.text}` ({at(a)})" for a in (*use.written_before, *use.stored_before)])
+    if writes:
+        return f": a memory fence, not a barrier: this thread's writes before it, {writes}, become visible to other blocks before its later writes do"
+    return ": a memory fence, not a barrier: it orders this thread's memory accesses as other blocks see them"
+
+
 def _ordering(use: BarrierUse) -> str:
+    if "threadfence" in use.barrier.name:
+        return _fence(use)
     text = _publishing(use)
     if not use.overwritten_after:
         return text
@@ -836,6 +866,7 @@ def _count(number: int, noun: str) -> str:
 
 
 _ELEMENTS_SHOWN = 4
+_ONE_THREAD = re.compile(r"\b(?:tid|tx|lid|threadIdx\.x|hipThreadIdx_x)\s*==\s*0\b")
 
 
 def _assignment(mapping) -> str:
@@ -903,6 +934,12 @@ def _lds_tree(facts: KernelFacts) -> list:
         ):
             tree.append(loop)
     return tree
+
+
+def _alternatives(one: LaunchFact, other: LaunchFact) -> bool:
+    """Whether two launches sit in different branches of one condition (no run makes both)."""
+    branches = {(c.start_line, c.condition): c.branch for c in one.conditions}
+    return any(branches.get((c.start_line, c.condition), c.branch) != c.branch for c in other.conditions)
 
 
 def _sites_with_launcher(context: KernelContext):

@@ -27,6 +27,7 @@ from miner.models import (
 from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.launch_facts import launch_fact
+from miner.qa.overloads import argument_count, takes
 from miner.qa.path_facts import path_facts
 
 THREAD_INDEX = re.compile(
@@ -188,10 +189,17 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
     helper_names = frozenset(h.name for h in context.helpers)
     facts: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
     shared_params = _shared_params(context)
+    per_region = {
+        region.id: _function_facts(
+            region.id, region.start_line, region.code, helper_names, shared_params.get(region.id, frozenset())
+        )
+        for region in (kernel, *context.helpers)
+    }
+    callable_ = _callable_helpers(context, per_region)
     for region in (kernel, *context.helpers):
-        lds_params = shared_params.get(region.id, frozenset())
-        for kind, found in _function_facts(region.id, region.start_line, region.code, helper_names, lds_params).items():
-            facts[kind] += found
+        if region.id == kernel.id or region.id in callable_:
+            for kind, found in per_region[region.id].items():
+                facts[kind] += found
     launches = [launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)]
     dispatch = [launch_fact(context, site) for site in context.launcher_sites if context.region(site.launcher)]
     return KernelFacts.model_construct(
@@ -207,6 +215,16 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         **{kind: _on_the_way(context, found) for kind, found in path_facts(context).items()},
         **facts,
     )
+
+
+def _callable_helpers(context: KernelContext, per_region: dict[str, dict[str, list]]) -> set[str]:
+    """The helper regions some call in the context can reach by its number of arguments: the overload set of a
+    dependent call holds every candidate, and a 1-argument ``load_scalar(beta)`` reaches no 3-parameter one."""
+    counts: dict[str, set[int | None]] = {}
+    for found in per_region.values():
+        for call in found["helpers"]:
+            counts.setdefault(call.name, set()).add(argument_count(call.text, call.name))
+    return {h.id for h in context.helpers if h.name not in counts or any(takes(h, count) for count in counts[h.name])}
 
 
 def _on_the_way(context: KernelContext, found: list[Located]) -> list[Located]:

@@ -12,7 +12,7 @@ import re
 
 from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
 from miner.qa.context import KernelContext
-from miner.qa.launch_facts import split_top_level
+from miner.qa.overloads import argument_count, declarator, takes
 from miner.qa.wording import (
     WORD,
     at,
@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/11"
+GENERATOR = "static-facts/12"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -108,7 +108,7 @@ class OfflineGenerator:
         parts, evidence, described = [], [], set()
         for call in calls:
             part = f"`{call.name}`{self._in(call)} ({at(call)}: `{call.text}`)"
-            chosen = [r for r in overloads.get(call.name, []) if _takes(r, _argument_count(call.text, call.name))]
+            chosen = [r for r in overloads.get(call.name, []) if takes(r, argument_count(call.text, call.name))]
             if call.name in described:
                 part += " (the same overloads)" if len(chosen) > 1 else ""
             elif len(chosen) > 1 or (chosen and not set(chosen[0].live_for) >= everyone):
@@ -116,7 +116,7 @@ class OfflineGenerator:
                 shared = all(set(u) == everyone for u in users)
                 per = []
                 for region, used_by in zip(chosen, users, strict=True):
-                    line, text = _declarator(region)
+                    line, text = declarator(region)
                     who = "" if shared else " for " + ("every entry" if set(used_by) == everyone else names(used_by))
                     per.append(f"`{text}` (`{region.file}` line {line}){who}")
                     evidence.append(Evidence(region=region.id, start_line=line, end_line=line))
@@ -547,7 +547,7 @@ class OfflineGenerator:
             parts, evidence = [], []
             for launch, site in launches:
                 conditions = _stated_conditions(launch)
-                when = " and ".join(_branch(c) for c in conditions) if conditions else "unconditionally"
+                when = " and ".join(_branch(c) for c in conditions) if conditions else "no branch condition encloses it"
                 kernel = _kernel_name(site.kernel_expr)
                 mine = " (this kernel)" if site.kernel == self.context.kernel.id else ""
                 written = re.search(rf"\b{re.escape(kernel)}\b", launch.statement.text) is not None
@@ -945,50 +945,6 @@ def _alternatives(one: LaunchFact, other: LaunchFact) -> bool:
 def _sites_with_launcher(context: KernelContext):
     """The launcher's sites whose launcher region the context holds: those ``KernelFacts.dispatch`` describes."""
     return [site for site in context.launcher_sites if context.region(site.launcher)]
-
-
-def _argument_count(text: str, name: str) -> int | None:
-    """How many arguments the call of ``name`` in ``text`` passes; None when the text does not show it whole."""
-    match = re.search(rf"\b{re.escape(name)}\s*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?\s*\(", text)
-    if match is None:
-        return None
-    depth, start = 0, match.end()
-    for position in range(match.end() - 1, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[position], 0)
-        if depth == 0:
-            inner = text[start:position].strip()
-            return len(split_top_level(inner)) if inner else 0
-    return None
-
-
-def _takes(region: Region, count: int | None) -> bool:
-    """Whether an overload can be called with ``count`` arguments (its defaulted parameters may be left out)."""
-    if count is None:
-        return True
-    _, declarator = _declarator(region)
-    if not declarator.endswith(")"):  # a parameter list over several lines: not read here
-        return True
-    inner = declarator[declarator.find("(") + 1 : declarator.rfind(")")].strip()
-    params = split_top_level(inner) if inner and inner != "void" else []
-    if any("..." in p for p in params):
-        return True
-    required = sum(1 for p in params if "=" not in p)
-    return required <= count <= len(params)
-
-
-def _declarator(region: Region) -> tuple[int, str]:
-    """The line of a function's name and parameter list, and that text (``load_scalar(T alpha, uint32_t, ...)``)."""
-    lines = region.code.split("\n")
-    for index, line in enumerate(lines):
-        if re.search(rf"\b{re.escape(region.name)}\s*\(", line):
-            text = line[line.index(region.name) :]
-            depth = 0
-            for position, char in enumerate(text):
-                depth += {"(": 1, ")": -1}.get(char, 0)
-                if char == ")" and depth == 0:
-                    return region.start_line + index, text[: position + 1]
-            return region.start_line + index, text.strip()
-    return region.start_line, lines[0].strip()
 
 
 def _first_per(items, key):

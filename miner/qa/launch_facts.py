@@ -74,15 +74,20 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
     ]
     integer_types = _integer_types(context.library)
     declarations, writes = _configuration_writes(launcher, site.line, config[:2], integer_types)
-    inputs = tuple(  # the variables the grid and block declarations are computed from (``blocksX``), one level down
-        name
-        for d in declarations
-        for name in re.findall(r"\b[a-z_]\w*\b", d.text.partition("(")[2] or d.text.partition("=")[2])
-        if name not in config
-    )
-    deeper, deeper_writes = _configuration_writes(launcher, site.line, inputs, integer_types)
-    declarations = _with_constants(launcher, site.line, config[:2], _by_line([*declarations, *deeper]))
-    writes = _by_line([*writes, *deeper_writes])
+    known = set(config)
+    level = declarations
+    for _ in range(2):  # the variables the grid and block are computed from (``blocksX``, then ``nitems``)
+        inputs = tuple(
+            name
+            for d in level
+            for name in re.findall(r"\b[a-z_]\w*\b", d.text.partition("(")[2] or d.text.partition("=")[2])
+            if name not in known
+        )
+        known |= set(inputs)
+        level, deeper_writes = _configuration_writes(launcher, site.line, inputs, integer_types)
+        declarations = _by_line([*declarations, *level])
+        writes = _by_line([*writes, *deeper_writes])
+    declarations = _with_constants(launcher, site.line, config[:2], declarations)
     return LaunchFact.model_construct(
         launcher=launcher.id,
         launcher_name=launcher.name,

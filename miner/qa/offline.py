@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/12"
+GENERATOR = "static-facts/13"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -518,6 +518,18 @@ class OfflineGenerator:
             answer += ", on the path where " + " and ".join(_branch(c) for c in conditions)
             evidence += [e for c in conditions for e in cite(c)]
         answer += "."
+        exits = [
+            e
+            for e in self.facts.early_exits
+            if e.region == launch.launcher and e.start_line < statement.start_line and not e.after_work
+        ]
+        if exits:
+            answer += (
+                f" It is reached only past the early return{'s' if len(exits) > 1 else ''} "
+                + "; ".join(f"`{e.text}` ({at(e)})" for e in exits)
+                + "."
+            )
+            evidence += [x for e in exits for x in cite(e)]
         answer += _written_configuration(launch)
         evidence += [e for d in (*launch.declarations, *launch.writes) for e in cite(d, *_declared(launch, d))]
         evidence += [e for w in launch.writes if w.guard is not None for e in cite(w.guard)]

@@ -27,7 +27,7 @@ from miner.models import (
 from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.launch_facts import launch_fact
-from miner.qa.overloads import argument_count, takes
+from miner.qa.overloads import reachable
 from miner.qa.path_facts import path_facts
 
 THREAD_INDEX = re.compile(
@@ -220,11 +220,15 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
 def _callable_helpers(context: KernelContext, per_region: dict[str, dict[str, list]]) -> set[str]:
     """The helper regions some call in the context can reach by its number of arguments: the overload set of a
     dependent call holds every candidate, and a 1-argument ``load_scalar(beta)`` reaches no 3-parameter one."""
-    counts: dict[str, set[int | None]] = {}
+    calls: dict[str, list[str]] = {}
     for found in per_region.values():
         for call in found["helpers"]:
-            counts.setdefault(call.name, set()).add(argument_count(call.text, call.name))
-    return {h.id for h in context.helpers if h.name not in counts or any(takes(h, count) for count in counts[h.name])}
+            calls.setdefault(call.name, []).append(call.text)
+    return {
+        h.id
+        for h in context.helpers
+        if h.name not in calls or any(reachable(h, text, h.name) for text in calls[h.name])
+    }
 
 
 def _on_the_way(context: KernelContext, found: list[Located]) -> list[Located]:

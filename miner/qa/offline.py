@@ -12,7 +12,7 @@ import re
 
 from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
 from miner.qa.context import KernelContext
-from miner.qa.overloads import argument_count, declarator, takes
+from miner.qa.overloads import declarator, qualifier, reachable
 from miner.qa.wording import (
     WORD,
     at,
@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/13"
+GENERATOR = "static-facts/14"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -108,8 +108,9 @@ class OfflineGenerator:
         parts, evidence, described = [], [], set()
         for call in calls:
             part = f"`{call.name}`{self._in(call)} ({at(call)}: `{call.text}`)"
-            chosen = [r for r in overloads.get(call.name, []) if takes(r, argument_count(call.text, call.name))]
-            if call.name in described:
+            chosen = [r for r in overloads.get(call.name, []) if reachable(r, call.text, call.name)]
+            lookup = (call.name, qualifier(call.text, call.name))  # ``std::conj`` and ``conj`` reach different sets
+            if lookup in described:
                 part += " (the same overloads)" if len(chosen) > 1 else ""
             elif len(chosen) > 1 or (chosen and not set(chosen[0].live_for) >= everyone):
                 users = [[e for e in self.context.entries if e in region.live_for] for region in chosen]
@@ -126,7 +127,7 @@ class OfflineGenerator:
                     part += f", which has {_count(len(chosen), 'overload')} chosen by argument type: " + "; ".join(per)
                     if shared:
                         part += " (every entry instantiates the kernel with each argument type)"
-            described.add(call.name)
+            described.add(lookup)
             parts.append(part)
             evidence += cite(call, call.name)
         return [

@@ -52,3 +52,27 @@ def declarator(region: Region) -> tuple[int, str]:
                     return region.start_line + index, text[: position + 1]
             return region.start_line + index, text.strip()
     return region.start_line, lines[0].strip()
+
+
+def qualifier(text: str, name: str) -> str | None:
+    """The namespace a call of ``name`` in ``text`` is qualified with (``std`` of ``std::conj(z)``), "" when it is
+    unqualified, None when the text does not show the call."""
+    match = re.search(rf"((?:\w+\s*::\s*)*)\b{re.escape(name)}\s*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?\s*\(", text)
+    if match is None:
+        return None
+    return "".join(match.group(1).split()).rstrip(":")
+
+
+def reachable(region: Region, text: str, name: str) -> bool:
+    """Whether the call of ``name`` in ``text`` can call this overload: by its number of arguments, and by its
+    namespace when the call names one (``std::conj(z)`` reaches no global ``conj``; an unqualified call reaches
+    no ``std::`` overload of the library's own types)."""
+    if not takes(region, argument_count(text, name)):
+        return False
+    written = qualifier(text, name)
+    if written is None:
+        return True
+    namespace = region.qualified_name.rpartition("::")[0] if "::" in region.qualified_name else ""
+    if written:
+        return namespace == written or namespace.endswith("::" + written)
+    return not namespace.startswith("std")

@@ -135,11 +135,12 @@ def expand_defined_macros(snippet: str, before: str) -> str:
         if name not in defines:
             continue
         params, body = defines[name]
-        snippet = _expand_one(snippet, name, params, body)
+        snippet = expand_macro(snippet, name, params, body)
     return snippet
 
 
-def _expand_one(snippet: str, name: str, params: str | None, body: str) -> str:
+def expand_macro(snippet: str, name: str, params: str | None, body: str) -> str:
+    """``snippet`` with its first use of the macro ``name`` (parameters ``params``, as written) replaced by ``body``."""
     used = re.search(rf"\b{re.escape(name)}\b" + (r"\s*\(" if params is not None else ""), snippet)
     if used is None:
         return snippet

@@ -26,7 +26,7 @@ from miner.models import (
 )
 from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
-from miner.qa.launch_facts import launch_fact
+from miner.qa.launch_facts import by_line, launch_fact
 from miner.qa.overloads import reachable
 from miner.qa.path_facts import path_facts
 
@@ -231,15 +231,18 @@ def _callable_helpers(context: KernelContext, per_region: dict[str, dict[str, li
     }
 
 
-def _on_the_way(context: KernelContext, found: list[Located]) -> list[Located]:
+def _on_the_way(context: KernelContext, found: list, *, before_launch: bool = False) -> list:
     """The statements of a launcher that can run on the way to one of its launches of the kernel: not in the other
-    branch of an ``if`` that holds the launch (a shortcut of the ``else`` path does not guard this kernel)."""
+    branch of an ``if`` that holds the launch (a shortcut of the ``else`` path does not guard this kernel), and,
+    with ``before_launch``, above it."""
     sites: dict[str, list[int]] = {}
     for site in context.launch_sites:
         sites.setdefault(site.launcher, []).append(site.line)
     kept = []
     for located in found:
-        lines = sites.get(located.region)
+        lines = [line for line in sites.get(located.region, []) if not before_launch or located.start_line < line]
+        if before_launch and not lines:
+            continue
         region = context.region(located.region)
         if not lines or region is None:
             kept.append(located)
@@ -699,11 +702,11 @@ def _barrier_uses(
         uses.append(
             BarrierUse.model_construct(
                 barrier=barrier,
-                overwritten_after=_by_line(overwritten),
-                written_before=_by_line(written),
-                read_after=_by_line(read),
+                overwritten_after=by_line(overwritten),
+                written_before=by_line(written),
+                read_after=by_line(read),
                 loop=loop,
-                read_next_round=_by_line(next_round),
+                read_next_round=by_line(next_round),
                 stored_before=[
                     a for a in stores if a.region == region.id and after <= a.start_line < barrier.start_line
                 ],
@@ -751,10 +754,6 @@ def _within(node: ts.Node, outer: ts.Node) -> bool:
     return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
 
 
-def _by_line(located: list[Located]) -> list[Located]:
-    return list({(x.start_line, x.end_line): x for x in sorted(located, key=lambda x: x.start_line)}.values())
-
-
 _SCALAR_UPDATE = re.compile(r"(?<![\w\].>])\b([A-Za-z_]\w*)\s*(\+=|-=|\*=|=(?!=))\s*([^;]*);")
 
 
@@ -798,25 +797,22 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
 
 
 def _early_exits(context: KernelContext) -> list[EarlyExit]:
-    """``if (...) return ...;`` statements of the launchers that run before their first launch of the kernel, with
-    the branches they sit in; a return in the other branch of an ``if`` that holds the launch is not on its way."""
-    found: dict[tuple[str, int], EarlyExit] = {}
-    for site in context.launch_sites:
-        launcher = context.region(site.launcher)
-        if launcher is None:
-            continue
-        for exit_, other_branches in _if_returns(launcher.id, launcher.start_line, launcher.code):
-            if exit_.start_line < site.line and not any(first <= site.line <= last for first, last in other_branches):
-                found.setdefault((exit_.region, exit_.start_line), exit_)
-    return sorted(found.values(), key=lambda d: (d.region, d.start_line))
+    """``if (...) return ...;`` statements of the launchers that run before a launch of the kernel, with the
+    branches they sit in; a return in the other branch of an ``if`` that holds the launch is not on its way."""
+    launchers = {site.launcher: context.region(site.launcher) for site in context.launch_sites}
+    exits = [
+        exit_
+        for launcher in launchers.values()
+        if launcher is not None
+        for exit_ in _if_returns(launcher.id, launcher.start_line, launcher.code)
+    ]
+    return sorted(_on_the_way(context, exits, before_launch=True), key=lambda d: (d.region, d.start_line))
 
 
 @lru_cache(maxsize=1024)
-def _if_returns(
-    region_id: str, start_line: int, code: str
-) -> tuple[tuple[EarlyExit, tuple[tuple[int, int], ...]], ...]:
-    """Every short ``if (...) return ...;`` of a function, in order, with the line ranges of the branches opposite
-    the ones it sits in."""
+def _if_returns(region_id: str, start_line: int, code: str) -> tuple[EarlyExit, ...]:
+    """Every ``if (...) return ...;`` of a function, in order, and every ``if`` block that ends in a return after
+    work of its own."""
     function = _function(_tree(code))
     if function is None:
         return ()
@@ -832,22 +828,10 @@ def _if_returns(
         statements = [n for n in statements if n.type != "comment"]
         short = node.end_point[0] - node.start_point[0] <= 3 and len(statements) == 1
         if statements and statements[-1].type == "return_statement" and (short or len(statements) > 1):
-            others = []
-            child = node
-            for ancestor in _ancestors(node):
-                if ancestor == body:
-                    break
-                if ancestor.type == "if_statement":
-                    for side in ("consequence", "alternative"):
-                        branch = ancestor.child_by_field_name(side)
-                        if branch is not None and branch != child:
-                            others.append((start_line + branch.start_point[0], start_line + branch.end_point[0]))
-                child = ancestor
             fields = _located(region, node)
             if not short:  # cited whole, quoted by its condition only
                 fields["text"] = "if" + collapse(_text(condition))
-            exit_ = EarlyExit.model_construct(**fields, guards=_guards(region, node, body), after_work=not short)
-            out.append((exit_, tuple(others)))
+            out.append(EarlyExit.model_construct(**fields, guards=_guards(region, node, body), after_work=not short))
     return tuple(out)
 
 

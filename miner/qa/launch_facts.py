@@ -9,7 +9,7 @@ from functools import cache
 
 from miner.errors import MinerError
 from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
-from miner.parse.launch_text import parse_launch
+from miner.parse.launch_text import expand_macro, parse_launch
 from miner.qa.context import KernelContext, cited_text
 from miner.source.profile import LaunchMacro, load_profile
 
@@ -85,8 +85,8 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
         )
         known |= set(inputs)
         level, deeper_writes = _configuration_writes(launcher, site.line, inputs, integer_types)
-        declarations = _by_line([*declarations, *level])
-        writes = _by_line([*writes, *deeper_writes])
+        declarations = by_line([*declarations, *level])
+        writes = by_line([*writes, *deeper_writes])
     declarations = _with_constants(launcher, site.line, config[:2], declarations)
     return LaunchFact.model_construct(
         launcher=launcher.id,
@@ -172,7 +172,7 @@ def _configuration_macro(
         while lines[last].rstrip().endswith("\\") and last + 1 < len(lines):
             last += 1
         body = " ".join(line.rstrip().rstrip("\\") for line in lines[index : last + 1])[match.end() :].strip()
-        expanded = _expand(statement, name, params, body, used)
+        expanded = expand_macro(statement, name, params, body)
         parsed = parse_launch(expanded, macros)
         if parsed is None:
             return None
@@ -186,23 +186,6 @@ def _configuration_macro(
         )
         return define, collapse(expanded), (config.via, (config.grid, config.block, config.shared_mem, config.stream))
     return None
-
-
-def _expand(statement: str, name: str, params: str | None, body: str, used: re.Match) -> str:
-    if params is None:
-        return statement[: used.start()] + body + statement[used.end() :]
-    open_at = used.end() - 1
-    depth, close_at = 0, len(statement)
-    for position in range(open_at, len(statement)):
-        depth += {"(": 1, ")": -1}.get(statement[position], 0)
-        if depth == 0:
-            close_at = position
-            break
-    args = [a.strip() for a in split_top_level(statement[open_at + 1 : close_at])]
-    names = [p.strip() for p in params.split(",") if p.strip()]
-    for param, arg in zip(names, args, strict=False):
-        body = re.sub(rf"\b{re.escape(param)}\b", lambda _m, a=arg: a, body)
-    return statement[: used.start()] + body + statement[close_at + 1 :]
 
 
 def _configuration_writes(
@@ -284,8 +267,9 @@ def _with_constants(launcher: Region, before: int, config: tuple[str, ...], decl
     return sorted(found.values(), key=lambda d: d.start_line)
 
 
-def _by_line(located: list) -> list:
-    return sorted({x.start_line: x for x in located}.values(), key=lambda x: x.start_line)
+def by_line(located: list) -> list:
+    """Facts in line order, one per cited span."""
+    return list({(x.start_line, x.end_line): x for x in sorted(located, key=lambda x: x.start_line)}.values())
 
 
 def _encloses(lines: list[str], write: int, launch: int) -> bool:

@@ -173,9 +173,7 @@ class OfflineGenerator:
         for store in stores:
             part = f"`{store.expression}`{self._in(store)} ({at(store)}{under(store)})"
             if store.guards:
-                part += " when " + " and ".join(
-                    f"`{g.text}` {'holds' if g.holds else 'does not hold'} ({at(g)})" for g in store.guards
-                )
+                part += " when " + _guarded_by(store.guards)
             parts.append(part)
             evidence += cite(store) + [e for g in store.guards for e in cite(g)]
         return [
@@ -915,9 +913,12 @@ def _loop_condition(header: str) -> str:
 def _only_when(guards) -> str:
     if not guards:
         return ""
-    return ", reached only when " + " and ".join(
-        f"`{g.text}` {'holds' if g.holds else 'does not hold'} ({at(g)})" for g in guards
-    )
+    return ", reached only when " + _guarded_by(guards)
+
+
+def _guarded_by(guards) -> str:
+    """``if(x)` holds (line 3) and `if(y)` does not hold (line 5)``: the branches a statement sits in."""
+    return " and ".join(f"`{g.text}` {'holds' if g.holds else 'does not hold'} ({at(g)})" for g in guards)
 
 
 _HALVING = re.compile(

@@ -39,6 +39,12 @@ class KernelContext:
         return self._by_id.get(region_id)
 
     @cached_property
+    def dispatched_sites(self) -> tuple[LaunchSite, ...]:
+        """The launches of the kernel's launchers whose launcher region the context holds (``KernelFacts.dispatch``
+        describes them, in this order)."""
+        return tuple(site for site in self.launcher_sites if self.region(site.launcher))
+
+    @cached_property
     def _by_id(self) -> dict[str, Region]:
         return {r.id: r for r in self.regions}
 

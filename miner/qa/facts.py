@@ -201,7 +201,7 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
             for kind, found in per_region[region.id].items():
                 facts[kind] += found
     launches = [launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)]
-    dispatch = [launch_fact(context, site) for site in context.launcher_sites if context.region(site.launcher)]
+    dispatch = [launch_fact(context, site) for site in context.dispatched_sites]
     return KernelFacts.model_construct(
         kernel=kernel.id,
         name=kernel.name,

@@ -481,7 +481,7 @@ class OfflineGenerator:
             for launch in self.facts.launches
             if (launch.launcher, launch.statement.start_line) == (launcher, line)
         )
-        for launch, site in zip(self.facts.dispatch, _sites_with_launcher(self.context), strict=True):
+        for launch, site in zip(self.facts.dispatch, self.context.dispatched_sites, strict=True):
             if (
                 launch.launcher == launcher
                 and launch.statement.start_line > line
@@ -548,7 +548,7 @@ class OfflineGenerator:
         for launcher_id in launchers:
             launches = [
                 (launch, site)
-                for launch, site in zip(self.facts.dispatch, _sites_with_launcher(self.context), strict=True)
+                for launch, site in zip(self.facts.dispatch, self.context.dispatched_sites, strict=True)
                 if launch.launcher == launcher_id
             ]
             kernels = {site.kernel for _, site in launches}
@@ -954,11 +954,6 @@ def _alternatives(one: LaunchFact, other: LaunchFact) -> bool:
     """Whether two launches sit in different branches of one condition (no run makes both)."""
     branches = {(c.start_line, c.condition): c.branch for c in one.conditions}
     return any(branches.get((c.start_line, c.condition), c.branch) != c.branch for c in other.conditions)
-
-
-def _sites_with_launcher(context: KernelContext):
-    """The launcher's sites whose launcher region the context holds: those ``KernelFacts.dispatch`` describes."""
-    return [site for site in context.launcher_sites if context.region(site.launcher)]
 
 
 def _first_per(items, key):

@@ -426,6 +426,29 @@ class Bundle(BaseModel):
     sha256: str  # hash of the bundle without this field
 
 
+class CallEnds(BaseModel):
+    """A call edge as QA reads it: who calls whom (the rest of the edge is not parsed)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    caller: str
+    callee: str
+
+
+class BundleForQA(BaseModel):
+    """The part of a bundle QA reads, validated without what it never looks at (edge conditions, boundaries,
+    exclusions, provenance): about half the cost of a full `Bundle`."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    id: str
+    library: str
+    family: str
+    entries: list[str]
+    regions: list[Region]
+    call_paths: list[list[str]]
+    edges: list[CallEnds]
+    launch_sites: list[LaunchSite]
+
+
 class LivenessRecord(BaseModel):
     """One kernel or device helper an entry point's traversal reached, and whether it can run."""
 

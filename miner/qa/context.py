@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from miner.models import Bundle, LaunchSite, Region, Role
+from miner.models import Bundle, BundleForQA, LaunchSite, Region, Role
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,12 @@ class KernelContext:
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
 
-def live_kernels(bundle: Bundle) -> list[KernelContext]:
+def live_kernels(bundle: Bundle | BundleForQA) -> list[KernelContext]:
     """A context for every kernel of one bundle that can run for at least one of its entries."""
     return kernel_contexts([bundle])
 
 
-def kernel_contexts(bundles: Iterable[Bundle]) -> list[KernelContext]:
+def kernel_contexts(bundles: Iterable[Bundle | BundleForQA]) -> list[KernelContext]:
     """One context per live kernel region over all the bundles, in the order the kernels first appear."""
     gathered: dict[str, _Gathered] = {}
     for bundle in bundles:
@@ -74,7 +74,7 @@ def kernel_contexts(bundles: Iterable[Bundle]) -> list[KernelContext]:
     return [g.context() for g in gathered.values()]
 
 
-def _bundle_kernels(bundle: Bundle):
+def _bundle_kernels(bundle: Bundle | BundleForQA):
     by_id = {r.id: r for r in bundle.regions}
     callees: dict[str, list[str]] = {}
     for edge in bundle.edges:
@@ -109,7 +109,7 @@ class _Gathered:
     families: dict[str, None] = field(default_factory=dict)
     bundle_entries: dict[str, None] = field(default_factory=dict)
 
-    def add(self, bundle: Bundle, kernel: Region, helpers, path, sites, launcher_sites) -> None:
+    def add(self, bundle: Bundle | BundleForQA, kernel: Region, helpers, path, sites, launcher_sites) -> None:
         self.kernel = self.kernel or kernel
         self.live_for.update(dict.fromkeys(kernel.live_for))
         live = set(kernel.live_for)

@@ -4,8 +4,9 @@ variables before it, and the branch conditions on the way. Read off the launcher
 
 from __future__ import annotations
 
+import bisect
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from miner.errors import MinerError
 from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
@@ -197,13 +198,14 @@ def _configuration_writes(
     declarations: list[Located] = []
     writes: list[Write] = []
     for variable in dict.fromkeys(v for v in config if re.fullmatch(r"[A-Za-z_]\w*", v)):
-        declared = re.compile(rf"\b(?:{types})\b(?:\s+const\b)?[\s*&]+{variable}\s*[({{=;\[]")
-        written = re.compile(rf"(?<![\w.]){variable}\s*(?:\.\s*[xyz]\s*)?(?:[-+*/]?=)(?!=)")
+        declared = _compiled(rf"\b(?:{types})\b(?:\s+const\b)?[\s*&]+{variable}\s*[({{=;\[]")
+        written = _compiled(rf"(?<![\w.]){variable}\s*(?:\.\s*[xyz]\s*)?(?:[-+*/]?=)(?!=)")
         found: list[Write] = []
-        for line in range(before - 1, launcher.start_line - 1, -1):
-            text = lines[line - launcher.start_line]
-            if variable not in text:
+        for index in reversed(_identifier_lines(launcher.code, variable)):
+            line = launcher.start_line + index
+            if line >= before:
                 continue
+            text = lines[index]
             if declared.search(text):
                 last = line
                 while ";" not in lines[last - launcher.start_line] and last - line < 4 and last < before - 1:
@@ -242,6 +244,22 @@ def _configuration_writes(
     return sorted(declarations, key=lambda d: d.start_line), sorted(writes, key=lambda w: w.start_line)
 
 
+@lru_cache(maxsize=16384)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``re.compile`` with a cache that holds every pattern of a run (``re``'s own holds 512)."""
+    return re.compile(pattern)
+
+
+@lru_cache(maxsize=16384)
+def _identifier_lines(code: str, name: str) -> tuple[int, ...]:
+    """The indexes of the lines of ``code`` where ``name`` occurs as an identifier, in order."""
+    starts = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(name)}\b", code)]
+    if not starts:
+        return ()
+    breaks = [m.start() for m in re.finditer("\n", code)]
+    return tuple(dict.fromkeys(bisect.bisect_left(breaks, start) for start in starts))
+
+
 _CONSTANT = r"^\s*(?:#\s*define\s+{name}\b\s*\S|(?:static\s+)?(?:constexpr|const)\b[^;=()]*\b{name}\s*=)"
 
 
@@ -253,9 +271,10 @@ def _with_constants(launcher: Region, before: int, config: tuple[str, ...], decl
     names = [n for n in dict.fromkeys(re.findall(r"\b[A-Za-z_]\w*\b", text)) if n not in _BASE_TYPES and n != "dim3"]
     found = {d.start_line: d for d in declared}
     for name in names:
-        pattern = re.compile(_CONSTANT.format(name=re.escape(name)))
-        for line in range(before - 1, launcher.start_line - 1, -1):
-            if name in lines[line - launcher.start_line] and pattern.match(lines[line - launcher.start_line]):
+        pattern = _compiled(_CONSTANT.format(name=re.escape(name)))
+        for index in reversed(_identifier_lines(launcher.code, name)):
+            line = launcher.start_line + index
+            if line < before and pattern.match(lines[index]):
                 if line not in found:
                     found[line] = Located.model_construct(
                         region=launcher.id,

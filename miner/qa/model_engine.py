@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from miner.agent.client import AgentClient, ChatResult, is_server_fault
 from miner.models import Evidence, Grounding, InstructionAnswer, QAAnswer, QAItem, QAUnit
 from miner.qa.grounding import check_item, contradictions
-from miner.qa.prompts import PromptSet, render_facts
+from miner.qa.prompts import PromptSet
 from miner.qa.units import Unit, finished, make_record
 
 
@@ -62,7 +62,7 @@ class ModelEngine:
             values["launcher"] = f"{launch.launcher_name} (region {launch.launcher})"
         else:
             values["categories"] = ", ".join(unit.categories)
-            values["facts"] = render_facts(unit.context, unit.facts)
+            values["facts"] = unit.work.prompt_facts
         return self.prompts[unit.task].messages(**values)
 
     async def run(self, unit: Unit, key: str) -> tuple[QAUnit | None, str | None]:

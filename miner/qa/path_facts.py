@@ -51,9 +51,9 @@ def _region_facts(region_id: str, start_line: int, code: str) -> dict[str, tuple
         if not text.strip() or text.lstrip().startswith(("#", "*", "/*")):
             continue
         kind = ""
-        if _CHUNK_LOOP.search(text):
+        if "for" in text and _CHUNK_LOOP.search(text):
             kind = "chunking"
-        elif _NEGATIVE_INCREMENT.search(text):
+        elif "inc" in text and _NEGATIVE_INCREMENT.search(text):
             kind = "negative_increments"
         elif ("alpha" in text or "beta" in text) and _BRANCH.search(text) and _SCALAR_TEST.search(text):
             kind = "scalar_shortcuts"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -17,14 +18,14 @@ from miner.agent.client import AgentClient
 from miner.agent.config import AgentConfig
 from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
 from miner.errors import InputError
-from miner.models import Bundle, QAUnit, Role
+from miner.models import BundleForQA, QAUnit, Role
 from miner.qa.context import kernel_contexts
 from miner.qa.journal import Journal
 from miner.qa.model_engine import ModelEngine
 from miner.qa.offline import CATEGORIES
 from miner.qa.offline_engine import OfflineEngine
 from miner.qa.prompts import PROMPTS_DIR, load_prompts
-from miner.qa.units import TASKS, KernelWork, Unit, compute_facts
+from miner.qa.units import TASKS, KernelWork, Preparer, Unit, compute_facts
 
 Progress = Callable[[int, int], None]
 _CHARS_PER_TOKEN = 3.5
@@ -82,7 +83,7 @@ class DryRun:
     max_completion_tokens: int
 
 
-def read_bundles(path: Path, limit: int | None = None) -> Iterator[Bundle]:
+def read_bundles(path: Path, limit: int | None = None) -> Iterator[BundleForQA]:
     file = path / "bundles.jsonl" if path.is_dir() else path
     if not file.is_file():
         raise InputError(f"no bundles at {path} (expected bundles.jsonl or a mine output directory)")
@@ -101,9 +102,9 @@ def _decoded(raw: bytes, file: Path, number: int) -> str:
         raise InputError(f"{file}:{number}: not UTF-8 text ({exc.reason} at byte {exc.start + 1})") from None
 
 
-def _bundle(line: str, file: Path, number: int) -> Bundle:
+def _bundle(line: str, file: Path, number: int) -> BundleForQA:
     try:
-        return Bundle.model_validate_json(line)
+        return BundleForQA.model_validate_json(line)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -131,20 +132,22 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
     started = time.perf_counter()
     offline = options.agent is None or not options.agent.model
     summary = QASummary(generator=OfflineEngine.generator if offline else f"model:{options.agent.model}")
-    units = plan_units(options, summary)
-    if not options.dry_run:
-        make_dir(options.out)
-    journal = Journal(options.out / "qa_units.jsonl", writable=not options.dry_run)
-    try:
-        if offline:
-            keys = _run_offline(options, units, journal, summary, progress)
-        else:
-            prompts = {task: load_prompts(task, options.prompt_version, options.prompts_dir) for task in TASKS}
-            keys = asyncio.run(_run_model(options, units, prompts, journal, summary, progress))
-        if isinstance(keys, DryRun):
-            return keys
-    finally:
-        journal.close()
+    # A model run starts preparing kernels (in worker processes) while the bundles load.
+    with Preparer(options.jobs) if not (offline or options.dry_run) else contextlib.nullcontext() as preparer:
+        units = plan_units(options, summary)
+        if not options.dry_run:
+            make_dir(options.out)
+        journal = Journal(options.out / "qa_units.jsonl", writable=not options.dry_run)
+        try:
+            if offline:
+                keys = _run_offline(options, units, journal, summary, progress)
+            else:
+                prompts = {task: load_prompts(task, options.prompt_version, options.prompts_dir) for task in TASKS}
+                keys = asyncio.run(_run_model(options, units, prompts, journal, summary, progress, preparer))
+            if isinstance(keys, DryRun):
+                return keys
+        finally:
+            journal.close()
     _summarise(units, keys, journal, summary, options)
     summary.seconds = round(time.perf_counter() - started, 2)
     if summary.units_failed and _complete_outputs(options.out):
@@ -187,13 +190,11 @@ def _run_offline(options, units, journal, summary, progress) -> list[str] | DryR
     return keys
 
 
-async def _run_model(options, units, prompts, journal, summary, progress) -> list[str] | DryRun:
+async def _run_model(options, units, prompts, journal, summary, progress, preparer) -> list[str] | DryRun:
     async with AgentClient(options.agent) as client:
         engine = ModelEngine(client, prompts)
         keys = [engine.key(u) for u in units]
         todo = [(u, k) for u, k in zip(units, keys, strict=True) if k not in journal]
-        if not options.dry_run:
-            _compute_facts([u for u, _ in todo], options.jobs)
         if options.dry_run:
             chars = 0
             requests = 0
@@ -213,11 +214,14 @@ async def _run_model(options, units, prompts, journal, summary, progress) -> lis
         if progress:
             progress(done, len(units))
 
-        # Units are prepared (facts, prompt) just before their request, so preparing overlaps with the
-        # requests in flight instead of holding every request back until all units are prepared.
+        prepared: dict[int, asyncio.Future] = {}
+        for unit, _ in todo:
+            if id(unit.work) not in prepared:
+                prepared[id(unit.work)] = asyncio.wrap_future(preparer.prepare(unit.work))
         in_progress = asyncio.Semaphore(2 * options.agent.concurrency)
 
         async def one(unit: Unit, key: str) -> tuple[QAUnit | None, str | None]:
+            await prepared[id(unit.work)]
             async with in_progress:
                 return await engine.run(unit, key)
 

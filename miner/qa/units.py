@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from multiprocessing import get_context
@@ -14,7 +14,7 @@ from miner.models import Grounding, KernelFacts, QAItem, QARecord, QAUnit
 from miner.qa.context import KernelContext
 from miner.qa.facts import kernel_facts
 from miner.qa.offline import GENERATOR as FACTS_VERSION
-from miner.qa.prompts import render_context
+from miner.qa.prompts import render_context, render_facts
 from miner.signals import children_ignore_ctrl_c
 
 TASKS = ("qa", "implementation")
@@ -39,6 +39,16 @@ class KernelWork:
     def rendered(self) -> str:
         """The context as the prompts show it (shared by the kernel's QA and implementation requests)."""
         return render_context(self.context)
+
+    @cached_property
+    def prompt_facts(self) -> str:
+        """The static facts a model is shown for the kernel (the offline generator's answers)."""
+        return render_facts(self.context, self.facts)
+
+    def prepare(self) -> KernelWork:
+        """Everything a request about the kernel needs, computed now: facts, rendered context, prompt facts."""
+        _ = self.facts, self.rendered, self.prompt_facts
+        return self
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,53 @@ def make_record(
         grounding=grounding,
         flags=flags or [],
     )
+
+
+def _prepared(context: KernelContext) -> tuple[KernelFacts, str]:
+    facts = kernel_facts(context)
+    return facts, render_facts(context, facts)
+
+
+def _started() -> bool:
+    return True
+
+
+class Preparer:
+    """Prepares kernels for their requests (facts and prompt facts) in worker processes, in the order asked,
+    while the event loop sends the requests of the kernels already prepared: the first request waits for one
+    kernel, not for all. With ``jobs`` 1, a thread of this process does it."""
+
+    def __init__(self, jobs: int) -> None:
+        self.pool: Executor
+        if jobs > 1:
+            self.pool = ProcessPoolExecutor(jobs - 1, mp_context=get_context("spawn"))
+            with children_ignore_ctrl_c():  # the processes start now, while the bundles load
+                self.pool.submit(_started)
+        else:
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="qa-prepare")
+
+    def prepare(self, work: KernelWork) -> Future[KernelWork]:
+        if isinstance(self.pool, ThreadPoolExecutor):
+            return self.pool.submit(work.prepare)
+        done: Future[KernelWork] = Future()
+
+        def store(result: Future[tuple[KernelFacts, str]]) -> None:
+            if result.cancelled():
+                done.cancel()
+            elif result.exception() is not None:
+                done.set_exception(result.exception())
+            else:
+                work.__dict__["facts"], work.__dict__["prompt_facts"] = result.result()
+                done.set_result(work)
+
+        self.pool.submit(_prepared, work.slim()).add_done_callback(store)
+        return done
+
+    def __enter__(self) -> Preparer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 _PARALLEL_FROM = 64  # kernels: below this, starting worker processes costs more than it saves

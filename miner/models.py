@@ -553,6 +553,12 @@ class BranchFact(Located):
     label_line: int = 0  # for a switch: the line of the case label taken
 
 
+class IfFact(Located):
+    """An ``if`` of a kernel or device helper, cited at its condition."""
+
+    returns: bool = False  # the then-branch is, or starts with, a ``return``
+
+
 class CallFact(Located):
     name: str  # the callee: a barrier, atomic, cross-lane builtin or device helper
 
@@ -610,6 +616,7 @@ class KernelFacts(BaseModel):
     global_accesses: list[Access] = []
     shared: list[SharedDecl] = []
     loops: list[LoopFact] = []
+    branches: list[IfFact] = []  # every ``if`` of the kernel and its helpers
     barriers: list[CallFact] = []
     atomics: list[CallFact] = []
     cross_lane: list[CallFact] = []  # shuffles, DPP, ballots, swizzles

@@ -17,6 +17,7 @@ from miner.models import (
     CallFact,
     EarlyExit,
     GuardFact,
+    IfFact,
     KernelFacts,
     Located,
     LoopFact,
@@ -53,7 +54,7 @@ CROSS_LANE = re.compile(
 _LAUNCH_BOUNDS = re.compile(r"(__launch_bounds__\s*\([^)]*\)|\b[A-Z][A-Z0-9_]*KERNEL[A-Z0-9_]*\s*\([^)]*\))")
 _COMPARISON = re.compile(r"[<>]=?")
 _LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
-_MAX_ACCESSES = 8
+_MAX_ACCESSES = 24
 
 
 def collapse(text: str) -> str:
@@ -62,7 +63,18 @@ def collapse(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _tree(code: str) -> ts.Tree:
-    return parser().parse(code.encode())
+    return parser().parse(_without_defines(code).encode())
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
+
+
+def _without_defines(code: str) -> str:
+    """The code with its ``#define`` / ``#undef`` lines blanked, offsets kept: a macro defined between the ``}``
+    and the ``else`` of an ``if`` inside a function would otherwise end the ``if`` for tree-sitter."""
+    if "#" not in code:
+        return code
+    return _DEFINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
 
 
 def _text(node: ts.Node) -> str:
@@ -76,9 +88,12 @@ def _located(region: Region, node: ts.Node) -> dict:
         region=region.id,
         start_line=first,
         end_line=final,
-        text=collapse(cited_text(region, first, final) or ""),
+        text=collapse(_NO_LINE_COMMENT.sub("", cited_text(region, first, final) or "")),
         **_directive(region, first),
     )
+
+
+_NO_LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
@@ -167,6 +182,7 @@ _BODY_KINDS = (
     "stores",
     "lds_accesses",
     "loops",
+    "branches",
 )
 _SYNC_KINDS = ("shared", "lds_carving", "barriers", "atomics", "cross_lane", "reductions", "barrier_uses")
 
@@ -300,6 +316,7 @@ def _body_facts(
     region, body: ts.Node, helper_names: frozenset[str], facts: dict[str, list], lds_names: set[str]
 ) -> None:
     mapped: set[str] = set()
+    moved: set[str] = set()  # pointers moved to the thread's element: ``A += ty * lda + tx``
     seen_access: set[str] = set()
     memory_names = ({_declared_name(p) for p in _params(body.parent)} | _pointer_locals(body)) - lds_names
     for node in _nodes(
@@ -348,6 +365,7 @@ def _body_facts(
                 and name in memory_names
                 and (THREAD_INDEX.search(_text(value)) or value_names & mapped)
             ):  # ``A += ty * lda + tx``: the pointer moved to the thread's element
+                moved.add(name)
                 statement = node.parent if node.parent is not None else node
                 facts["thread_mapping"].append(
                     ThreadMapping.model_construct(
@@ -367,6 +385,8 @@ def _body_facts(
             reads_data = "[" in text  # ``if(std::abs(E[k]) < thresh)`` tests a value, not a position
             if _COMPARISON.search(text) and not reads_data and (names & mapped or THREAD_INDEX.search(text)):
                 facts["boundary_checks"].append(Located.model_construct(**_located(region, condition)))
+            if condition is not None:
+                facts["branches"].append(IfFact.model_construct(**_located(region, condition), returns=_returns(node)))
         elif node.type in _LOOPS:
             facts["loops"].append(_loop_fact(region, node))
         elif node.type == "subscript_expression" and (
@@ -382,7 +402,7 @@ def _body_facts(
             in_memory = base.strip() in memory_names  # a parameter or a pointer: not a register array, not LDS
             if (
                 in_memory
-                and (strided or index_names & mapped)
+                and (strided or index_names & mapped or base.strip() in moved)
                 and text not in seen_access
                 and len(seen_access) < _MAX_ACCESSES
             ):
@@ -390,6 +410,14 @@ def _body_facts(
                 facts["global_accesses"].append(Access.model_construct(**_located(region, node), expression=text))
         elif node.type == "call_expression" and _callee(node) in helper_names:
             facts["helpers"].append(CallFact.model_construct(**_located(region, node), name=_callee(node)))
+
+
+def _returns(if_statement: ts.Node) -> bool:
+    """Whether the then-branch of the ``if`` is a ``return`` or a block that starts with one."""
+    then = if_statement.child_by_field_name("consequence")
+    while then is not None and then.type == "compound_statement":
+        then = next((c for c in then.named_children if c.type != "comment"), None)
+    return then is not None and then.type == "return_statement"
 
 
 def _guards(region, node: ts.Node, body: ts.Node) -> list[GuardFact]:
@@ -789,7 +817,7 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
         end_line=last_line,
         text=collapse(cited_text(region, first_line, last_line) or ""),
         **_directive(region, first_line),
-        header=collapse(header_text),
+        header=collapse(_NO_LINE_COMMENT.sub("", header_text)),
         depth=depth,
         unroll=unroll,
         accumulates=body is not None and _accumulates(_text(body)),

@@ -27,6 +27,9 @@ _SYNC_CLAIMS = {
 }
 
 
+_LINE_COMMENT = re.compile(r"//[^\n]*")
+
+
 def squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
@@ -92,8 +95,9 @@ def check_item(item: QAItem, context: KernelContext, *, answer_is_code: bool = F
     statements = _LINE_REFERENCE.sub(" ", f"{item.question}\n{checked}")
     names = _context_names(context)
     squashed = squash(corpus)
+    uncommented = squash(_LINE_COMMENT.sub("", corpus))  # a quote may leave out a trailing ``// comment``
     for quote in _QUOTE.findall(statements):
-        if not (squash(quote) in squashed or quote.strip() in names):
+        if not (squash(quote) in squashed or squash(quote) in uncommented or quote.strip() in names):
             findings.append(f"quoted code `{quote}` does not occur in the cited lines")
     without_quotes = _QUOTE.sub(" ", statements)
     launch = launch_configuration_text(context)

@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/14"
+GENERATOR = "static-facts/15"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -203,12 +203,15 @@ class OfflineGenerator:
                 + "."
             )
             evidence += [cite(loop) for loop in strided]
-        touched = [
+        moved = {(m.region, m.variable) for m in mappings if m.expression.startswith("+=")}
+        indexed = [
             a
             for a in _first_per([*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses], _key)
-            if variables & set(WORD.findall(a.expression.partition("[")[2]))
-            and not any(_ONE_THREAD.search(g.text) for g in getattr(a, "guards", []))  # ``if(tid == 0)``: not each
-        ][:_ELEMENTS_SHOWN]
+            if variables & set(WORD.findall(_subscript(a).partition("[")[2]))
+            or (a.region, _subscript(a).partition("[")[0].strip()) in moved  # ``A[i]``, A moved to the thread
+        ]
+        one_thread = [a for a in indexed if any(_ONE_THREAD.search(g.text) for g in getattr(a, "guards", []))]
+        touched = [a for a in indexed if a not in one_thread][:_ELEMENTS_SHOWN]
         if touched:
             answer += (
                 " Each thread then works on "
@@ -216,6 +219,13 @@ class OfflineGenerator:
                 + "."
             )
             evidence += [cite(a) for a in touched]
+        if one_thread:
+            answer += (
+                " One thread alone stores "
+                + joined([f"`{_subscript(a)}`{self._in(a)} ({at(a)}, under `{a.guards[-1].text}`)" for a in one_thread])
+                + "."
+            )
+            evidence += [cite(a) for a in one_thread] + [cite(a.guards[-1]) for a in one_thread]
         return [
             self._item(
                 "indexing",
@@ -384,13 +394,15 @@ class OfflineGenerator:
         if not (f.reductions or f.cross_lane or f.atomics or (f.shared and f.barriers)):
             return []
         levels, evidence = [], []
-        combining = {c.region for c in (*f.cross_lane, *f.barriers)}  # a wavefront or block reduce helper's loop
+        combining = [*f.cross_lane, *f.barriers]  # a loop holding one is a wavefront or block stage, not a thread's
         strided = sorted(
             (
                 loop
                 for loop in f.loops
                 if loop.accumulates
-                and loop.region not in combining
+                and not any(
+                    c.region == loop.region and loop.start_line <= c.start_line <= loop.end_line for c in combining
+                )
                 and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
             ),
             key=lambda loop: loop.region != self.context.kernel.id,  # the kernel's own loop first
@@ -421,10 +433,21 @@ class OfflineGenerator:
                 for t in tree
             )
             evidence += [e for loop in tree for e in cite(loop)]
-        elif f.reductions:
-            shown = _first_per(f.reductions, lambda c: (c.region, c.name))
-            levels.append("through " + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in shown))
-            evidence += [e for c in shown for e in cite(c, c.name)]
+        shown = _first_per(f.reductions, lambda c: (c.region, c.name))
+        block_calls = [c for c in shown if self._reduces_with(c.name, f.barriers)]
+        unknown = [
+            c for c in shown if c not in block_calls and not (f.cross_lane and self._reduces_with(c.name, f.cross_lane))
+        ]  # a wavefront reduce helper is the shuffle stage already given
+        if not tree and block_calls:
+            levels.append(
+                "across the block, in "
+                + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in block_calls)
+                + ", which synchronises the block"
+            )
+            evidence += [e for c in block_calls for e in cite(c, c.name)]
+        if unknown:
+            levels.append("through " + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in unknown))
+            evidence += [e for c in unknown for e in cite(c, c.name)]
         if f.atomics:
             levels.append(
                 "through atomic updates of memory: "
@@ -433,21 +456,30 @@ class OfflineGenerator:
             evidence += [e for a in f.atomics for e in cite(a, a.name)]
         else:
             later = self._later_launch()
+            per_block_index = {
+                (m.region, m.variable)
+                for m in f.thread_mapping
+                if re.search(r"blockIdx|hipBlockIdx", m.expression)
+                and not re.search(r"threadIdx|hipThreadIdx", m.expression)
+            }  # ``col = blockIdx.x``
             per_block = [
                 s
                 for s in f.stores
-                if re.search(r"blockIdx|hipBlockIdx", s.expression.split("=")[0])
+                if (
+                    re.search(r"blockIdx|hipBlockIdx", s.expression.split("=")[0])
+                    or any((s.region, w) in per_block_index for w in WORD.findall(_subscript(s).partition("[")[2]))
+                )
                 and not re.fullmatch(r"\s*(?:\w+\s*[({]\s*)?0(?:\.0*)?f?\s*[)}]?\s*", s.expression.partition("=")[2])
             ]  # a zero fill (the alpha == 0 path) is no partial result
             if later is not None and per_block:
-                store = per_block[0]
+                store = per_block[-1]
                 levels.append(
                     f"across the grid, each block stores its partial result (`{store.expression}`{self._in(store)}, "
                     f"{at(store)}) and `{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)})"
                 )
                 evidence += cite(store) + cite(later[0].statement)
             elif per_block and (tree or f.reductions or f.cross_lane):
-                store = per_block[0]
+                store = per_block[-1]  # the result, after any early fill (the alpha == 0 path's beta * y)
                 partial = re.search(r"work|partial|tmp|scratch", store.expression.split("[")[0], re.IGNORECASE)
                 where = f"`{store.expression}`{self._in(store)}, {at(store)}"
                 levels.append(
@@ -456,10 +488,10 @@ class OfflineGenerator:
                     else f"not across the grid: each block writes its own result ({where})"
                 )
                 evidence += cite(store)
-        if len(levels) < 2 and not f.reductions:
+        if len(levels) < 2 and not shown:
             return []
-        unexplained = (f.shared and not tree) or f.atomics  # LDS or atomics this reading does not classify
-        if not tree and not f.reductions and not unexplained and not any("the grid" in level for level in levels):
+        unexplained = (f.shared and not tree) or f.atomics or unknown  # what this reading does not classify
+        if not tree and not block_calls and not unexplained and not any("the grid" in level for level in levels):
             levels.append("no further: there is no block-level or grid-level stage")
         return [
             self._item(
@@ -469,6 +501,21 @@ class OfflineGenerator:
                 evidence,
             )
         ]
+
+    def _reduces_with(self, helper: str, calls: list[CallFact]) -> bool:
+        """Whether the helper named ``helper``, or a helper it calls, makes one of ``calls`` (barriers, shuffles)."""
+        regions = {c.region for c in calls}
+        seen: set[str] = set()
+        todo = [h for h in self.context.helpers if h.name == helper]
+        while todo:
+            region = todo.pop()
+            if region.id in seen:
+                continue
+            seen.add(region.id)
+            if region.id in regions:
+                return True
+            todo += [h for h in self.context.helpers if h.id not in seen and _calls_any(region, [h])]
+        return False
 
     def _later_launch(self) -> tuple[LaunchFact, str] | None:
         """The launch that follows this kernel's first launch in the same launcher, and the kernel it starts."""
@@ -617,8 +664,18 @@ class OfflineGenerator:
             )
         ]
 
+    def _early_exits(self, launches: list[LaunchFact] | None = None) -> list:
+        """The launchers' early returns that can run on the way to one of ``launches`` (all the kernel's launches
+        by default): none of the ``if`` branches a return sits in is the one a launch's path does not take."""
+        launches = self.facts.launches if launches is None else launches
+        return [
+            e
+            for e in self.facts.early_exits
+            if any(launch.launcher == e.region and _compatible(e.guards, launch) for launch in launches)
+        ]
+
     def _quick_returns(self) -> list[QAItem]:
-        exits = self.facts.early_exits
+        exits = self._early_exits()
         if not exits:
             return []
         launchers = names(list(dict.fromkeys(r.name for e in exits if (r := self._region(e.region)))))
@@ -667,7 +724,7 @@ class OfflineGenerator:
         f = self.facts
         if not f.launches:
             return None
-        math = [h for h in self.context.helpers if _holds_math(f, h)]
+        math = self._math_helpers()
         if not (f.stores or f.loops) and not math:
             return None
         every = _first_per(f.launches, lambda launch: (launch.launcher, launch.statement.start_line))
@@ -690,15 +747,23 @@ class OfflineGenerator:
                 text += " on the path where " + " and ".join(_branch(c) for c in stated)
             contract.append(text)
         instruction += "; ".join(contract) + "."
+        returns = self._early_exits(launches)
+        if returns:
+            instruction += (
+                " Before launching, the launcher returns on "
+                + "; ".join(f"`{e.text}` ({at(e)}){_only_when(e.guards)}" for e in returns)
+                + "."
+            )
         if elsewhere:
             instruction += f" (It is also launched from {names(elsewhere)}, not part of this sample.)"
-        branches = _first_per(
-            [c for c in f.boundary_checks if c.region == kernel.id]
-            + [g for store in f.stores if store.region == kernel.id for g in store.guards],
-            lambda c: (c.start_line, c.text),
-        )
+        shown = {kernel.id, *(h.id for h in math)}
+        branches = _first_per([b for b in f.branches if b.region in shown], lambda b: (b.region, b.start_line))
         if branches:
-            instruction += " Inside, it branches on " + "; ".join(f"`{c.text}` ({at(c)})" for c in branches) + "."
+            instruction += (
+                " Inside, it branches on "
+                + "; ".join(f"`{b.text}`{self._in(b)} ({at(b)}{', returning' if b.returns else ''})" for b in branches)
+                + "."
+            )
         if math:
             instruction += f" Its math sits in {names([h.name for h in math])}, written out below too."
         blocks = [kernel, *math, launcher]
@@ -709,9 +774,36 @@ class OfflineGenerator:
             if r is not None
         ]
         evidence += [e for c in conditions for e in cite(c)] + [e for c in branches for e in cite(c)]
+        evidence += [e for r in returns for e in cite(r)] + [e for r in returns for g in r.guards for e in cite(g)]
         return QAItem(
             category="implementation", kind="implementation", question=instruction, answer=response, evidence=evidence
         )
+
+    def _math_helpers(self) -> list[Region]:
+        """The helpers the kernel's work happens in, and those on the way to them (``rocblas_sum_reduce`` calling
+        ``rocblas_reduction``), in the context's order."""
+        helpers = self.context.helpers
+        math = {h.id for h in helpers if _holds_math(self.facts, h)}
+        grown = True
+        while grown:
+            callers = {
+                h.id for h in helpers if h.id not in math and _calls_any(h, [r for r in helpers if r.id in math])
+            }
+            grown = bool(callers)
+            math |= callers
+        return [h for h in helpers if h.id in math]
+
+
+def _compatible(guards, launch: LaunchFact) -> bool:
+    """Whether a statement under ``guards`` can run on the path to ``launch``: no guard is a branch condition of the
+    launch's path taken the other way."""
+    taken = {c.start_line: c.branch == "then" for c in launch.conditions if c.branch in ("then", "else")}
+    return all(taken.get(g.start_line, g.holds) == g.holds for g in guards)
+
+
+def _calls_any(region: Region, callees: list[Region]) -> bool:
+    names_called = set(re.findall(r"\b([A-Za-z_]\w*)\s*(?:<[^;{}()]*>)?\s*\(", region.code))
+    return any(callee.name in names_called and callee.name != region.name for callee in callees)
 
 
 def _holds_math(facts: KernelFacts, helper: Region) -> bool:
@@ -876,7 +968,7 @@ def _count(number: int, noun: str) -> str:
     return f"{word} {noun}{'' if number == 1 else 's'}"
 
 
-_ELEMENTS_SHOWN = 4
+_ELEMENTS_SHOWN = 16
 _ONE_THREAD = re.compile(r"\b(?:tid|tx|lid|threadIdx\.x|hipThreadIdx_x)\s*==\s*0\b")
 
 

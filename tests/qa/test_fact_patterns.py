@@ -123,3 +123,63 @@ __global__ void scale_kernel(int n, T* y)
     assert [w.start_line for w in use.written_before] == [16, 17] and [r.start_line for r in use.read_after] == [19]
     answer = _item(context, "lds_layout").answer
     assert "it is carved into `T* vals = reinterpret_cast<T*>(lmem);` (line 14)" in answer
+
+
+def test_an_implementation_sample_names_every_branch_of_the_kernel_and_the_launchers_returns_on_the_way() -> None:
+    context = _context(27)  # the device-mode launch
+    sample = OfflineGenerator(context, kernel_facts(context)).implementation()
+    assert sample is not None and check_item(sample, context, answer_is_code=True).grounded
+    inside = sample.question.partition("Inside, it branches on")[2]
+    assert "`if(i >= n)` (line 24, returning)" in inside
+    assert "`if(blockIdx.x == 0)` (line 26)" in inside
+    assert "returns on `if(n <= 0) return;` (lines 23-24)" in sample.question
+    assert "n == 1" not in sample.question  # the host-mode branch's return is not on the way to this launch
+
+
+MACRO_BETWEEN_BRANCHES = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
+{
+    if(device)
+    {
+        if(n == 2)
+            return;
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(n), dim3(256), 0, stream, n, x, y);
+    }
+#define SCALE_ARGS n, x, y
+    else
+    {
+        if(n == 1)
+            return;
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(n), dim3(256), 0, stream, SCALE_ARGS);
+    }
+}"""
+
+
+def test_a_macro_defined_between_an_if_and_its_else_leaves_the_else_branch_whole() -> None:
+    context = make_context(
+        TILE_LOOP_KERNEL, MACRO_BETWEEN_BRANCHES, 34, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream")
+    )
+    item = _item(context, "quick_returns")
+    assert "`if(n == 1) return;` (lines 32-33)" in item.answer
+    assert "n == 2" not in item.answer  # in the other branch of `if(device)`: never on the way to line 34
+
+
+def test_a_pointer_moved_to_the_thread_indexes_its_accesses_and_a_single_thread_store_is_named_apart() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, int lda, const T* A, T* y)
+{
+    int tx = threadIdx.x;
+    int col = blockIdx.x;
+    A += col * lda + tx;
+    T sum = 0;
+    for(int i = 0; i < n; i += NB)
+        sum += A[i];
+    if(tx == 0)
+        y[col] = sum;
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    item = _item(context, "indexing")
+    each, _, alone = item.answer.partition("One thread alone stores")
+    assert "`A[i]` (line 18)" in each.partition("Each thread then works on")[2]
+    assert "`y[col]` (line 20, under `if(tx == 0)`)" in alone
+    assert "y[col]" not in each

@@ -150,3 +150,21 @@ def test_answers_naming_primitives_the_kernel_never_uses_are_flagged() -> None:
         contradictions(_item("Each thread is independent.", Evidence(region=KERNEL, start_line=13, end_line=13)), facts)
         == []
     )
+
+
+def test_a_quote_may_leave_out_a_trailing_line_comment_but_not_code() -> None:
+    kernel = """template <typename T>
+__global__ void scale_kernel(int n, T* y)
+{
+    if(n <= 0) // nothing to do
+    {
+        return;
+    }
+    y[threadIdx.x] = 0;
+}"""
+    context = make_context(kernel, LAUNCHER_CODE, 27, "hipLaunchKernelGGL", ("grid", "threads", "0", "stream"))
+    cited = [Evidence(region=context.kernel.id, start_line=13, end_line=16)]
+    quoted = QAItem(category="constraints", question="Q?", answer="`if(n <= 0) { return; }`", evidence=cited)
+    invented = QAItem(category="constraints", question="Q?", answer="`if(n <= 1) { return; }`", evidence=cited)
+    assert check_item(quoted, context).grounded
+    assert not check_item(invented, context).grounded

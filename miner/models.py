@@ -559,6 +559,17 @@ class IfFact(Located):
     returns: bool = False  # the then-branch is, or starts with, a ``return``
 
 
+class ChunkLoop(Located):
+    """A loop on the path that splits a 64-bit size into launches of 32-bit ones."""
+
+    guards: list[GuardFact] = []  # the conditions of the ``if`` blocks it sits in, outermost first
+    steps: list[Located] = []  # the statements of its body that use the loop variable (pointers moved, chunk size)
+
+    def header_text(self) -> str:
+        """``for(...)`` without the ``{`` that may follow it on its line."""
+        return self.text.removesuffix("{").rstrip()
+
+
 class CallFact(Located):
     name: str  # the callee: a barrier, atomic, cross-lane builtin or device helper
 
@@ -629,7 +640,8 @@ class KernelFacts(BaseModel):
     barrier_uses: list[BarrierUse] = []  # every ``__syncthreads`` (and kin), each with what it orders
     negative_increments: list[Located] = []  # on the path: what a negative increment changes
     scalar_shortcuts: list[Located] = []  # on the path: alpha / beta tests that skip or shorten the work
-    chunking: list[Located] = []  # on the path: loops splitting 64-bit sizes into launches of 32-bit ones
+    chunking: list[ChunkLoop] = []  # on the path: loops splitting 64-bit sizes into launches of 32-bit ones
+    size_limits: list[Located] = []  # on the path: returns for sizes beyond 32 bits that are not chunked
     dispatch: list[LaunchFact] = []  # every launch of the kernel's launchers, of any kernel, in order
 
 

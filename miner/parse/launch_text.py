@@ -107,6 +107,17 @@ def parse_launch(snippet: str, macros: tuple[LaunchMacro, ...]) -> tuple[LaunchC
     return LaunchConfig("<<<>>>", kernel, args[0], args[1], args[2], args[3]), Resolution.CLANG.value
 
 
+def find_launch(snippet: str, macros: tuple[LaunchMacro, ...]) -> tuple[LaunchConfig, str] | None:
+    """The first launch through a configured macro or hipLaunchKernelGGL anywhere in ``snippet``
+    (``case 64: ROCSOLVER_LAUNCH_KERNEL(...); break;``), else ``parse_launch`` of its start."""
+    names = "|".join(re.escape(name) for name in (*(m.name for m in macros), HIP_LAUNCH.name))
+    for match in re.finditer(rf"\b(?:{names})\s*\(", snippet):
+        parsed = parse_launch(snippet[match.start() :], macros)
+        if parsed is not None:
+            return parsed
+    return parse_launch(snippet, macros)
+
+
 DEFINES_WITHIN = 20_000  # characters above a launch searched for the ``#define`` of a macro it uses
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?[ \t]*((?:[^\n]*\\\n)*[^\n]*)", re.MULTILINE)
 

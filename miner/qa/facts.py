@@ -15,6 +15,7 @@ from miner.models import (
     Access,
     BarrierUse,
     CallFact,
+    ChunkLoop,
     EarlyExit,
     GuardFact,
     IfFact,
@@ -55,6 +56,7 @@ _LAUNCH_BOUNDS = re.compile(r"(__launch_bounds__\s*\([^)]*\)|\b[A-Z][A-Z0-9_]*KE
 _COMPARISON = re.compile(r"[<>]=?")
 _LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
 _MAX_ACCESSES = 24
+_MAX_CHUNK_STEPS = 8
 
 
 def collapse(text: str) -> str:
@@ -228,9 +230,44 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         launches=launches,
         dispatch=dispatch,
         early_exits=_early_exits(context),
-        **{kind: _on_the_way(context, found) for kind, found in path_facts(context).items()},
+        **{
+            kind: [_chunk_loop(context, loop) for loop in kept] if kind == "chunking" else kept
+            for kind, found in path_facts(context).items()
+            for kept in [_on_the_way(context, found)]
+        },
         **facts,
     )
+
+
+def _chunk_loop(context: KernelContext, loop: Located) -> ChunkLoop:
+    """The loop with the ``if`` blocks it sits in and the statements of its body that use its variable."""
+    region = context.region(loop.region)
+    row = loop.start_line - region.start_line if region else -1
+    node = next((n for n in _nodes(_tree(region.code).root_node, "for_statement") if n.start_point[0] == row), None)
+    if region is None or node is None:
+        return ChunkLoop.model_construct(**loop.model_dump())
+    function = node
+    while function.parent is not None and function.type != "function_definition":
+        function = function.parent
+    variable = re.search(r"\bfor\s*\(\s*(?:[\w:<>]+\s+)?(\w+)\s*=", loop.text)
+    body = node.child_by_field_name("body")
+    steps = [
+        _first_line(region, statement)
+        for statement in (body.named_children if body is not None and body.type == "compound_statement" else [])
+        if variable and re.search(rf"\b{variable.group(1)}\b", _text(statement))
+    ]
+    return ChunkLoop.model_construct(
+        **loop.model_dump(),
+        guards=_guards(region, node, function.child_by_field_name("body") or function),
+        steps=steps[:_MAX_CHUNK_STEPS],
+    )
+
+
+def _first_line(region: Region, node: ts.Node) -> Located:
+    """A statement cited by its first line (a call's argument list can run on for twenty)."""
+    line = region.start_line + node.start_point[0]
+    text = collapse(_NO_LINE_COMMENT.sub("", cited_text(region, line, line) or ""))
+    return Located.model_construct(region=region.id, start_line=line, end_line=line, text=text)
 
 
 def _callable_helpers(context: KernelContext, per_region: dict[str, dict[str, list]]) -> set[str]:

@@ -10,7 +10,7 @@ from functools import cache, lru_cache
 
 from miner.errors import MinerError
 from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
-from miner.parse.launch_text import expand_macro, parse_launch
+from miner.parse.launch_text import expand_macro, find_launch
 from miner.qa.context import KernelContext, cited_text
 from miner.source.profile import LaunchMacro, load_profile
 
@@ -174,7 +174,7 @@ def _configuration_macro(
             last += 1
         body = " ".join(line.rstrip().rstrip("\\") for line in lines[index : last + 1])[match.end() :].strip()
         expanded = expand_macro(statement, name, params, body)
-        parsed = parse_launch(expanded, macros)
+        parsed = find_launch(expanded, macros)
         if parsed is None:
             return None
         config = parsed[0]

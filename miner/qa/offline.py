@@ -26,7 +26,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/15"
+GENERATOR = "static-facts/16"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -609,7 +609,9 @@ class OfflineGenerator:
                 kernel = _kernel_name(site.kernel_expr)
                 mine = " (this kernel)" if site.kernel == self.context.kernel.id else ""
                 written = re.search(rf"\b{re.escape(kernel)}\b", launch.statement.text) is not None
-                how = "" if written or not launch.via else f" (from the expansion of `{launch.via}`)"
+                outer = re.match(r"#\s*define\s+(\w+)", launch.macro.text) if launch.macro is not None else None
+                written_via = outer.group(1) if outer else launch.via  # the macro the statement itself calls
+                how = "" if written or not written_via else f" (from the expansion of `{written_via}`)"
                 named = f"`{kernel}`" if written or mine else kernel  # a name clang resolved, not in the text
                 parts.append(f"{named}{mine}{how} at {at(launch.statement)} when {when}")
                 evidence += cite(launch.statement, kernel if written else "") + [e for c in conditions for e in cite(c)]
@@ -624,16 +626,31 @@ class OfflineGenerator:
         return items
 
     def _chunking(self) -> list[QAItem]:
-        loops = self.facts.chunking
+        loops = [c for c in self.facts.chunking if self._region(c.region)]
         if not loops:
             return []
-        parts = [f"`{c.text}` in `{self._region(c.region).name}` ({at(c)})" for c in loops if self._region(c.region)]
+        parts, evidence = [], []
+        for loop in loops:
+            part = f"`{loop.header_text()}` in `{self._region(loop.region).name}` ({at(loop)}{_only_when(loop.guards)})"
+            if loop.steps:
+                part += ", each round doing " + joined([f"`{step.text}` ({at(step)})" for step in loop.steps])
+            parts.append(part)
+            evidence += [cite(loop)] + [cite(g) for g in loop.guards] + [cite(step) for step in loop.steps]
+        answer = "They loop in chunks: " + "; ".join(parts) + "."
+        limits = [c for c in self.facts.size_limits if self._region(c.region)]
+        if limits:
+            answer += (
+                " Sizes that no chunking covers are refused instead: "
+                + "; ".join(f"`{c.text}` in `{self._region(c.region).name}` ({at(c)})" for c in limits)
+                + "."
+            )
+            evidence += [cite(c) for c in limits]
         return [
             self._item(
                 "chunking",
                 f"How do the callers of {self.kernel} split a size too large for one launch's grid into several launches?",
-                "They loop in chunks: " + "; ".join(parts) + ".",
-                [cite(c) for c in loops],
+                answer,
+                evidence,
             )
         ]
 

@@ -21,14 +21,16 @@ _SCALAR_TEST = re.compile(
 )
 _BRANCH = re.compile(r"\bif\s*\(|\?")
 _CHUNK_LOOP = re.compile(r"\bfor\s*\(.*\+=\s*(?:\w*chunk\w*|c_i64_\w+|c_ILP64_\w+)")
+_SIZE_LIMIT = re.compile(r"\bif\s*\(.*[<>]=?\s*(?:c_i32_max|c_ILP64_i32_max|c_i64_grid_\w+|INT_MAX|int32_max)\b")
 _STATEMENT_LINES = 4
+_KINDS = ("negative_increments", "scalar_shortcuts", "chunking", "size_limits")
 
 
 _KERNEL_SCALAR_TEST = re.compile(r"\bif\s*\(\s*!\s*(?:alpha|beta)\w*\s*\)")  # a value: a kernel's alpha is a scalar
 
 
 def path_facts(context: KernelContext) -> dict[str, list[Located]]:
-    found: dict[str, list[Located]] = {"negative_increments": [], "scalar_shortcuts": [], "chunking": []}
+    found: dict[str, list[Located]] = {kind: [] for kind in _KINDS}
     for region in context.path:
         for kind, located in _region_facts(region.id, region.start_line, region.code).items():
             found[kind] += located
@@ -45,7 +47,7 @@ def path_facts(context: KernelContext) -> dict[str, list[Located]]:
 @lru_cache(maxsize=4096)
 def _region_facts(region_id: str, start_line: int, code: str) -> dict[str, tuple[Located, ...]]:
     lines = code.split("\n")
-    out: dict[str, list[Located]] = {"negative_increments": [], "scalar_shortcuts": [], "chunking": []}
+    out: dict[str, list[Located]] = {kind: [] for kind in _KINDS}
     for index, line in enumerate(lines):
         text = line.split("//", 1)[0]
         if not text.strip() or text.lstrip().startswith(("#", "*", "/*")):
@@ -57,9 +59,27 @@ def _region_facts(region_id: str, start_line: int, code: str) -> dict[str, tuple
             kind = "negative_increments"
         elif ("alpha" in text or "beta" in text) and _BRANCH.search(text) and _SCALAR_TEST.search(text):
             kind = "scalar_shortcuts"
+        elif "if" in text and _SIZE_LIMIT.search(text):
+            limit = _returning_if(region_id, start_line, lines, index)
+            if limit is not None:
+                out["size_limits"].append(limit)
         if kind:
             out[kind].append(_statement(region_id, start_line, lines, index))
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _returning_if(region_id: str, start_line: int, lines: list[str], index: int) -> Located | None:
+    """The ``if`` on line ``index`` down to its ``return``, when its branch is a return (braces and comments
+    between allowed)."""
+    for last in range(index, min(index + _STATEMENT_LINES + 2, len(lines))):
+        text = " ".join(" ".join(line.split("//", 1)[0] for line in lines[index : last + 1]).split())
+        if re.search(r"\breturn\b[^;]*;", text):
+            if not re.fullmatch(r"if\s*\(.*\)\s*\{?\s*return\b[^;]*;\s*\}?", text):
+                return None
+            return Located.model_construct(
+                region=region_id, start_line=start_line + index, end_line=start_line + last, text=text
+            )
+    return None
 
 
 def _statement(region_id: str, start_line: int, lines: list[str], index: int) -> Located:

@@ -183,3 +183,27 @@ __global__ void scale_kernel(int n, int lda, const T* A, T* y)
     assert "`A[i]` (line 18)" in each.partition("Each thread then works on")[2]
     assert "`y[col]` (line 20, under `if(tx == 0)`)" in alone
     assert "y[col]" not in each
+
+
+SWITCH_MACRO_LAUNCHER = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
+{
+#define RUN_SCALE(NB) \\
+    hipLaunchKernelGGL((scale_kernel<NB, T>), grid, block, 0, stream, n, x, y)
+
+    dim3 grid(n, 1, 1);
+    dim3 block(64, 1, 1);
+    switch(n)
+    {
+    case 1: RUN_SCALE(1); break;
+    case 2: RUN_SCALE(2); break;
+    }
+}"""
+
+
+def test_a_launch_inside_a_macro_a_switch_case_calls_takes_its_grid_and_block_from_the_expansion() -> None:
+    context = make_context(TILE_LOOP_KERNEL, SWITCH_MACRO_LAUNCHER, 31, "<<<>>>", ("", "", "", ""))
+    item = _item(context, "launch")
+    assert "through `hipLaunchKernelGGL`, whose configuration comes from `RUN_SCALE` (lines 23-24)" in item.answer
+    assert "grid `grid`, block `block`" in item.answer
+    assert "`dim3 block(64, 1, 1);` (line 27)" in item.answer

@@ -154,7 +154,8 @@ def test_dispatch_gives_every_launch_of_the_launcher_its_condition(asked) -> Non
 
 def test_chunking(asked) -> None:
     answer = _one(asked, "tinyblas_scal_kernel", "chunking").answer
-    assert "`for(int64_t b = 0; b < batch_count; b += c_tb_grid_z_chunk) {` in `tinyblas_scal_launcher_64`" in answer
+    assert "`for(int64_t b = 0; b < batch_count; b += c_tb_grid_z_chunk)` in `tinyblas_scal_launcher_64`" in answer
+    assert "each round doing `int64_t chunk = std::min(batch_count - b, c_tb_grid_z_chunk);` (line 21)" in answer
 
 
 def test_bounds_checks(asked) -> None:

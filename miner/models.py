@@ -531,6 +531,7 @@ class LoopFact(Located):
     depth: int  # 1 for an outermost loop of the function
     unroll: str = ""  # the ``#pragma unroll`` argument in front of it, "full" without one
     accumulates: bool = False  # its body adds into a scalar (``sum += x[i] * y[i]``): a per-thread reduction
+    body_end: int = 0  # the last line of its body
 
 
 class GuardFact(Located):
@@ -609,6 +610,7 @@ class LaunchFact(BaseModel):
     macro: Located | None = None  # the ``#define`` whose expansion holds the configuration (``gemvt_sn_KARGS``)
     expansion: str = ""  # the launch statement with that macro expanded
     live_for: list[str] = []  # entries the launcher runs for
+    loops: list[Located] = []  # the loops of the launcher around the launch, outermost first: one launch a round
 
 
 class KernelFacts(BaseModel):

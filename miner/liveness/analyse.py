@@ -48,6 +48,7 @@ from miner.liveness.evaluate import (
     substitute,
     truthiness,
 )
+from miner.liveness.simplify import fold
 from miner.models import Expr, Guard, Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
@@ -222,6 +223,21 @@ def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases, rea
                 learnt.append((("param", param), hull))
                 out_values = {**out_values, param: hull}
     return tuple(learnt)
+
+
+def _folded(guard: Guard, values: dict, locals_: dict, calls, memo: dict, same: Aliases) -> str:
+    """The guard's text without the operands of its ``&&`` / ``||`` chain that this instance decides."""
+    operands = _chain_operands(guard.expr)
+    if len(operands) < 2:
+        return guard.text
+    known = tuple(truthiness(interval(e, values, locals_, 0, calls, memo, same=same)) for e in operands)
+    return guard.text if all(k is None for k in known) else fold(guard.text, known)
+
+
+def _chain_operands(expr: Expr) -> list[Expr]:
+    if expr[0] == "binary" and expr[1] in ("&&", "||"):
+        return _chain_operands(expr[2]) + _chain_operands(expr[3])
+    return [expr]
 
 
 def _decides(expr: Expr, values: dict, locals_: dict, calls, same: Aliases) -> bool | None:
@@ -897,7 +913,8 @@ class LivenessAnalyser:
                 fixed = tuple(sorted(read & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
             if holds is None:
-                conds.append(guard.text if guard.want else f"!({guard.text})")
+                text = _folded(guard, values, locals_, calls, memo, same)
+                conds.append(text if guard.want else f"!({text})")
                 if refined is not None:
                     values, locals_ = refined
             if established:

@@ -1,6 +1,7 @@
 """Branch conditions as a reader would write them: negations pushed inward (``!(n <= 0 || incx <= 0)`` is
-``n > 0 && incx > 0``), double negations dropped (``!(!handle)`` is ``handle``). The text is parsed with
-tree-sitter; a condition it cannot parse whole is returned as it came."""
+``n > 0 && incx > 0``), double negations dropped (``!(!handle)`` is ``handle``), and the operands an entry's
+instance decides folded away (``using_rocblas_float && incx == 1`` is ``incx == 1`` for float). The text is parsed
+with tree-sitter; a condition it cannot parse whole is returned as it came."""
 
 from __future__ import annotations
 
@@ -80,3 +81,46 @@ def _operand(text: str, joined_by: str) -> str:
     if other in text and not (text.startswith("(") and text.endswith(")")):
         return f"({text})"
     return text
+
+
+def fold(condition: str, known: tuple[bool | None, ...]) -> str:
+    """``condition`` with the operands of its ``&&`` / ``||`` chain (in order, through parentheses) replaced by
+    what ``known`` says of each (None: undecided) and the chain reduced; as it came when its operands do not
+    number ``len(known)`` or the whole is decided."""
+    tree = parser().parse((_PREFIX + condition + ";").encode())
+    declarator = next((n for n in _walk(tree.root_node) if n.type == "init_declarator"), None)
+    value = declarator.child_by_field_name("value") if declarator is not None else None
+    if tree.root_node.has_error or value is None:
+        return condition
+    leaves = list(_chain_operands(value))
+    if len(leaves) != len(known):
+        return condition
+    folded = _folded(value, {leaf.id: k for leaf, k in zip(leaves, known, strict=True)})
+    return folded if isinstance(folded, str) else condition
+
+
+def _chain_operands(node: ts.Node):
+    node = _inner(node)
+    if node.type == "binary_expression" and _operator(node) in ("&&", "||"):
+        yield from _chain_operands(node.child_by_field_name("left"))
+        yield from _chain_operands(node.child_by_field_name("right"))
+    else:
+        yield node
+
+
+def _folded(node: ts.Node, known: dict[int, bool | None]) -> str | bool:
+    node = _inner(node)
+    operator = _operator(node)
+    if node.type != "binary_expression" or operator not in ("&&", "||"):
+        found = known.get(node.id)
+        return _text(node) if found is None else found
+    left = _folded(node.child_by_field_name("left"), known)
+    right = _folded(node.child_by_field_name("right"), known)
+    absorbing = operator == "||"  # true absorbs an ||, false an &&
+    if left is absorbing or right is absorbing:
+        return absorbing
+    if isinstance(left, bool):
+        return right
+    if isinstance(right, bool):
+        return left
+    return f"{_operand(left, operator)} {operator} {_operand(right, operator)}"

@@ -361,6 +361,7 @@ def _body_facts(
         "init_declarator",
         "assignment_expression",
         "if_statement",
+        "conditional_expression",
         *_LOOPS,
         "subscript_expression",
         "call_expression",
@@ -415,6 +416,10 @@ def _body_facts(
                         **_located(region, node), expression=collapse(_text(node)), guards=_guards(region, node, body)
                     )
                 )
+        elif node.type == "conditional_expression":  # ``beta ? beta * C[i] : 0``: a branch of the kernel's math
+            condition = node.child_by_field_name("condition")
+            if condition is not None:
+                facts["branches"].append(IfFact.model_construct(**_located(region, condition)))
         elif node.type == "if_statement":
             condition = node.child_by_field_name("condition")
             text = _text(condition) if condition is not None else ""
@@ -858,6 +863,7 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
         depth=depth,
         unroll=unroll,
         accumulates=body is not None and _accumulates(_text(body)),
+        body_end=region.start_line + node.end_point[0],
     )
 
 

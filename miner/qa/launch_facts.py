@@ -8,9 +8,12 @@ import bisect
 import re
 from functools import cache, lru_cache
 
+import tree_sitter as ts
+
 from miner.errors import MinerError
 from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
 from miner.parse.launch_text import expand_macro, find_launch
+from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
 from miner.source.profile import LaunchMacro, load_profile
 
@@ -74,8 +77,15 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
         if launcher.start_line <= c.line <= launcher.end_line
     ]
     integer_types = _integer_types(context.library)
-    declarations, writes = _configuration_writes(launcher, site.line, config[:2], integer_types)
-    known = set(config)
+    written_out = tuple(  # ``dim3(numgrps2, NB, batch_count)``: the variables an expression grid or block reads
+        name
+        for value in config[:2]
+        if not re.fullmatch(r"[A-Za-z_]\w*", value)
+        for name in re.findall(r"\b[a-z_]\w*\b", value)
+        if name != "dim3"
+    )
+    declarations, writes = _configuration_writes(launcher, site.line, (*config[:2], *written_out), integer_types)
+    known = {*config, *written_out}
     level = declarations
     for _ in range(2):  # the variables the grid and block are computed from (``blocksX``, then ``nitems``)
         inputs = tuple(
@@ -104,7 +114,39 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
         macro=macro,
         expansion=expansion,
         live_for=list(launcher.live_for),
+        loops=_enclosing_loops(launcher, site.line),
     )
+
+
+_LOOP_TYPES = ("for_statement", "while_statement", "do_statement", "for_range_loop")
+
+
+@lru_cache(maxsize=1024)
+def _launcher_tree(code: str) -> ts.Tree:
+    return parser().parse(code.encode())
+
+
+def _enclosing_loops(launcher: Region, line: int) -> list[Located]:
+    """The headers of the loops whose bodies hold the launch on ``line``, outermost first."""
+    row = line - launcher.start_line
+    node = _launcher_tree(launcher.code).root_node.named_descendant_for_point_range((row, 0), (row, 0))
+    loops = []
+    while node is not None:
+        body = node.child_by_field_name("body") if node.type in _LOOP_TYPES else None
+        if body is not None and body.start_point[0] <= row <= body.end_point[0] and node.start_point[0] < row:
+            first = launcher.start_line + node.start_point[0]
+            last = launcher.start_line + max(
+                body.start_point[0] - (1 if body.start_point[1] == 0 else 0), node.start_point[0]
+            )
+            header = node.text[: body.start_byte - node.start_byte].decode(errors="replace")
+            loops.insert(
+                0,
+                Located.model_construct(
+                    region=launcher.id, start_line=first, end_line=last, text=collapse(_LINE_COMMENT.sub("", header))
+                ),
+            )
+        node = node.parent
+    return loops
 
 
 @cache

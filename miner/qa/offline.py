@@ -12,6 +12,8 @@ import re
 
 from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
 from miner.qa.context import KernelContext
+from miner.qa.facts import THREAD_INDEX
+from miner.qa.grounding import squash
 from miner.qa.overloads import declarator, qualifier, reachable
 from miner.qa.wording import (
     WORD,
@@ -26,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/16"
+GENERATOR = "static-facts/17"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -401,11 +403,11 @@ class OfflineGenerator:
                 for loop in f.loops
                 if loop.accumulates
                 and not any(
-                    c.region == loop.region and loop.start_line <= c.start_line <= loop.end_line for c in combining
+                    c.region == loop.region and loop.start_line <= c.start_line <= loop.body_end for c in combining
                 )
                 and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
             ),
-            key=lambda loop: loop.region != self.context.kernel.id,  # the kernel's own loop first
+            key=lambda loop: (loop.region != self.context.kernel.id, -loop.depth),  # the kernel's own, innermost
         )
         if strided:
             loop = strided[0]
@@ -471,23 +473,20 @@ class OfflineGenerator:
                 )
                 and not re.fullmatch(r"\s*(?:\w+\s*[({]\s*)?0(?:\.0*)?f?\s*[)}]?\s*", s.expression.partition("=")[2])
             ]  # a zero fill (the alpha == 0 path) is no partial result
-            if later is not None and per_block:
-                store = per_block[-1]
-                levels.append(
-                    f"across the grid, each block stores its partial result (`{store.expression}`{self._in(store)}, "
-                    f"{at(store)}) and `{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)})"
-                )
-                evidence += cite(store) + cite(later[0].statement)
-            elif per_block and (tree or f.reductions or f.cross_lane):
+            if per_block and (later is not None or tree or f.reductions or f.cross_lane):
                 store = per_block[-1]  # the result, after any early fill (the alpha == 0 path's beta * y)
-                partial = re.search(r"work|partial|tmp|scratch", store.expression.split("[")[0], re.IGNORECASE)
-                where = f"`{store.expression}`{self._in(store)}, {at(store)}"
-                levels.append(
-                    f"across the grid, each block stores its partial result ({where}) for a later pass to combine"
-                    if partial
-                    else f"not across the grid: each block writes its own result ({where})"
-                )
-                evidence += cite(store)
+                where = f"`{store.expression}`{self._in(store)}, {at(store)}{_guard_clause(store.guards)}"
+                evidence += cite(store) + [e for g in store.guards for e in cite(g)]
+                if later is not None and _COMBINING_KERNEL.search(later[1]):
+                    levels.append(
+                        f"across the grid, each block stores its partial result ({where}) and "
+                        f"`{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)}) to combine them"
+                    )
+                    evidence += cite(later[0].statement)
+                elif later is not None or re.search(r"work|partial|tmp|scratch", store.expression, re.IGNORECASE):
+                    levels.append(f"across blocks, each block stores its own value ({where})")
+                else:
+                    levels.append(f"not across the grid: each block writes its own result ({where})")
         if len(levels) < 2 and not shown:
             return []
         unexplained = (f.shared and not tree) or f.atomics or unknown  # what this reading does not classify
@@ -563,11 +562,19 @@ class OfflineGenerator:
         if conditions:
             answer += ", on the path where " + " and ".join(_branch(c) for c in conditions)
             evidence += [e for c in conditions for e in cite(c)]
+        if launch.loops:
+            answer += ", once per round of " + " inside ".join(
+                f"`{loop.text}` ({at(loop)})" for loop in reversed(launch.loops)
+            )
+            evidence += [e for loop in launch.loops for e in cite(loop)]
         answer += "."
         exits = [
             e
             for e in self.facts.early_exits
-            if e.region == launch.launcher and e.start_line < statement.start_line and not e.after_work
+            if e.region == launch.launcher
+            and e.start_line < statement.start_line
+            and not e.after_work
+            and _compatible(e.guards, launch)
         ]
         if exits:
             answer += (
@@ -613,20 +620,36 @@ class OfflineGenerator:
                 written_via = outer.group(1) if outer else launch.via  # the macro the statement itself calls
                 how = "" if written or not written_via else f" (from the expansion of `{written_via}`)"
                 named = f"`{kernel}`" if written or mine else kernel  # a name clang resolved, not in the text
-                parts.append(f"{named}{mine}{how} at {at(launch.statement)} when {when}")
+                rounds = "".join(f", in `{loop.text}` ({at(loop)})" for loop in launch.loops)
+                parts.append(f"{named}{mine}{how} at {at(launch.statement)} when {when}{rounds}")
                 evidence += cite(launch.statement, kernel if written else "") + [e for c in conditions for e in cite(c)]
+                evidence += [e for loop in launch.loops for e in cite(loop)]
+            answer = f"`{name}` launches " + "; ".join(parts) + "."
+            first = min(launch.statement.start_line for launch, _ in launches)
+            returns = [
+                e for e in self.facts.early_exits if e.region == launcher_id and not e.guards and e.start_line < first
+            ]
+            if returns:
+                answer += (
+                    " Before any launch it returns on " + "; ".join(f"`{e.text}` ({at(e)})" for e in returns) + "."
+                )
+                evidence += [x for e in returns for x in cite(e)]
             items.append(
                 self._item(
                     "dispatch",
                     f"Which kernel does `{name}` launch under which condition, and when does it choose {self.kernel}?",
-                    f"`{name}` launches " + "; ".join(parts) + ".",
+                    answer,
                     evidence,
                 )
             )
         return items
 
     def _chunking(self) -> list[QAItem]:
-        loops = [c for c in self.facts.chunking if self._region(c.region)]
+        loops = [
+            c
+            for c in self.facts.chunking
+            if self._region(c.region) and not all(_contradicted(c.guards, launch) for launch in self.facts.launches)
+        ]
         if not loops:
             return []
         parts, evidence = [], []
@@ -657,13 +680,31 @@ class OfflineGenerator:
     # -- constraints and edge cases -------------------------------------------------------------
 
     def _bounds_checks(self) -> list[QAItem]:
-        checks = self.facts.boundary_checks
         mapped = {m.variable for m in self.facts.thread_mapping}
-        strided = [loop for loop in self.facts.loops if _thread_strided(loop.header, mapped)]
+        positions = {
+            m.variable
+            for m in self.facts.thread_mapping
+            if not m.expression.startswith("+=") and not _CALL.search(m.expression)  # not a pointer or a value loaded
+        }
+        exits = [
+            b
+            for b in self.facts.branches
+            if b.returns and (positions & set(WORD.findall(b.text)) or THREAD_INDEX.search(b.text))
+        ]  # ``if(bx == gridDim.x - 1) return;``: the threads or blocks that leave
+        checks = sorted(
+            _first_per([*self.facts.boundary_checks, *exits], lambda c: (c.region, c.start_line)),
+            key=lambda c: (c.region != self.context.kernel.id, c.region, c.start_line),
+        )
+        strided = [
+            loop
+            for loop in self.facts.loops
+            if _thread_strided(loop.header, mapped) and not _relative_bound(loop.header, mapped)
+        ]
         if not checks and not strided:
             return []
         answer = f"{self.short} guards its work with " + "; ".join(
-            f"`{c.text}`{self._in(c)} ({at(c)}{under(c)})" for c in checks
+            f"`{c.text}`{self._in(c)} ({at(c)}{under(c)}{', returning' if getattr(c, 'returns', False) else ''})"
+            for c in checks
         )
         if strided:
             bounds = [
@@ -711,6 +752,8 @@ class OfflineGenerator:
         ]
 
     def _negative_increments(self) -> list[QAItem]:
+        if self.facts.launches and all(_unit_increment_only(launch) for launch in self.facts.launches):
+            return []  # launched only for increments of 1: a negative one never reaches it
         return self._path_item(
             "negative_increments",
             self.facts.negative_increments,
@@ -750,7 +793,7 @@ class OfflineGenerator:
         elsewhere = list(dict.fromkeys(each.launcher_name for each in every if each.launcher != launch.launcher))
         launcher = self.context.region(launch.launcher)
         kernel = self.context.kernel
-        entries = self.context.entries
+        entries = [e for e in self.context.entries if e in set(launch.live_for)] or self.context.entries
         instruction = (
             f"Write the HIP kernel {self.kernel} and the launcher `{launch.launcher_name}` that starts it for "
             f"{names(entries)}. Interface: `{f.signature.text}`. Contract: "
@@ -809,6 +852,20 @@ class OfflineGenerator:
             grown = bool(callers)
             math |= callers
         return [h for h in helpers if h.id in math]
+
+
+def _contradicted(guards, launch: LaunchFact) -> bool:
+    """Whether a caller's statement under ``guards`` sits in a branch whose condition, written the same way, the
+    launch's path takes the other way (``if(transA == rocblas_operation_none)`` in a 64-bit wrapper, against a
+    launch on the path where it does not hold): the statement never leads to that launch."""
+    if not launch.conditions:
+        return False
+    return any(
+        squash(c.condition) in squash(g.text) and (c.branch == "then") != g.holds
+        for g in guards
+        for c in launch.conditions
+        if c.branch in ("then", "else") and c.condition
+    )
 
 
 def _compatible(guards, launch: LaunchFact) -> bool:
@@ -1014,9 +1071,40 @@ def _thread_strided(header: str, mapped: set[str]) -> bool:
     )
 
 
+_CALL = re.compile(
+    r"\b(?!(?:u?int\d*_t|size_t|int|long|unsigned|min|max|std::min|std::max)\b)[A-Za-z_][\w:]*\s*(?:<[^;()]*>)?\s*\("
+)
+
+
+def _relative_bound(header: str, mapped: set[str]) -> bool:
+    """A loop bounded relative to the thread's own position (``k < tx + DIM_X / 2``): it walks a window of the
+    thread's, not the data's extent."""
+    bound = re.split(r"<=?|>=?|!=", _loop_condition(header), maxsplit=1)
+    return len(bound) == 2 and bool(
+        THREAD_INDEX.search(bound[1]) or mapped & set(WORD.findall(bound[1])) - set(WORD.findall(bound[0]))
+    )
+
+
 def _loop_condition(header: str) -> str:
     parts = header.partition("(")[2].split(";")
     return parts[1].strip() if len(parts) > 2 else header
+
+
+_COMBINING_KERNEL = re.compile(r"reduc|part2|final|combine", re.IGNORECASE)  # a kernel that sums the blocks' values
+
+
+def _unit_increment_only(launch: LaunchFact) -> bool:
+    """Whether the launch's path requires an increment of 1 (``incx == 1 && incy == 1`` holds)."""
+    return any(
+        (c.branch == "then" and "||" not in c.condition and re.search(r"\binc\w*\s*==\s*1\b", c.condition))
+        or (c.branch == "else" and "&&" not in c.condition and re.search(r"\binc\w*\s*!=\s*1\b", c.condition))
+        for c in launch.conditions
+    )
+
+
+def _guard_clause(guards) -> str:
+    """ ", when `if(x)` holds (line 3)"" for a statement under branches, "" otherwise."""
+    return f", when {_guarded_by(guards)}" if guards else ""
 
 
 def _only_when(guards) -> str:

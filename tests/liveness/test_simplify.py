@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from miner.liveness.simplify import simplify
+from miner.liveness.simplify import fold, simplify
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,18 @@ def test_entries_carry_simplified_conditions(tinyblas) -> None:
         c for entry in read_jsonl(out / "entries.jsonl") for kernel in entry["kernels"] for c in kernel["conditions"]
     ]
     assert conditions and not any(c.startswith("!(!") or c.startswith("!(") and " || " in c for c in conditions)
+
+
+@pytest.mark.parametrize(
+    ("written", "known", "folded"),
+    [
+        ("using_rocblas_float && incx == 1", (True, None), "incx == 1"),
+        ("(is_float || m < 6000 || n < 6000) && !i64", (False, None, None, None), "(m < 6000 || n < 6000) && !i64"),
+        ("a || (b && c)", (None, True, None), "a || c"),
+        ("a && b", (None, None), "a && b"),
+        ("a && b", (True, True), "a && b"),  # decided whole: not a runtime condition, left as it came
+        ("a && b", (True,), "a && b"),  # operands that do not line up with the chain: left as it came
+    ],
+)
+def test_operands_an_instance_decides_are_folded_away(written: str, known: tuple, folded: str) -> None:
+    assert fold(written, known) == folded

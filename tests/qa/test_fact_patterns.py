@@ -207,3 +207,45 @@ def test_a_launch_inside_a_macro_a_switch_case_calls_takes_its_grid_and_block_fr
     assert "through `hipLaunchKernelGGL`, whose configuration comes from `RUN_SCALE` (lines 23-24)" in item.answer
     assert "grid `grid`, block `block`" in item.answer
     assert "`dim3 block(64, 1, 1);` (line 27)" in item.answer
+
+
+LOOPED_LAUNCHER = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
+{
+    for(int level = 0; level < 4; ++level)
+    {
+        int blocks = (n >> level) + 1;
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(blocks), dim3(256), 0, stream, n, x, y);
+    }
+}"""
+
+
+def test_a_launch_inside_a_loop_runs_once_a_round_and_its_grid_variable_is_declared_in_the_loop() -> None:
+    context = make_context(
+        TILE_LOOP_KERNEL, LOOPED_LAUNCHER, 26, "hipLaunchKernelGGL", ("dim3(blocks)", "dim3(256)", "0", "stream")
+    )
+    item = _item(context, "launch")
+    assert check_item(item, context).grounded
+    assert "once per round of `for(int level = 0; level < 4; ++level)` (lines 23-24)" in item.answer
+    assert "`int blocks = (n >> level) + 1;` (line 25)" in item.answer
+
+
+def test_threads_or_blocks_that_return_are_bounds_checks_and_a_window_of_the_thread_is_not() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y)
+{
+    int tx = threadIdx.x;
+    int bx = blockIdx.x;
+    if(bx == gridDim.x - 1)
+        return;
+    T acc = 0;
+    for(int k = tx; k < tx + NB / 2; k++)
+        acc += x[k];
+    for(int i = tx; i < n; i += NB)
+        y[i] = acc;
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    item = _item(context, "bounds_checks")
+    assert "`if(bx == gridDim.x - 1)` (line 15, returning)" in item.answer
+    assert "`i < n` in `for(int i = tx; i < n; i += NB)`" in item.answer
+    assert "k < tx" not in item.answer

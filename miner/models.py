@@ -565,6 +565,7 @@ class ChunkLoop(Located):
 
     guards: list[GuardFact] = []  # the conditions of the ``if`` blocks it sits in, outermost first
     steps: list[Located] = []  # the statements of its body that use the loop variable (pointers moved, chunk size)
+    body_end: int = 0  # the last line of its body
 
     def header_text(self) -> str:
         """``for(...)`` without the ``{`` that may follow it on its line."""

@@ -55,7 +55,7 @@ CROSS_LANE = re.compile(
 _LAUNCH_BOUNDS = re.compile(r"(__launch_bounds__\s*\([^)]*\)|\b[A-Z][A-Z0-9_]*KERNEL[A-Z0-9_]*\s*\([^)]*\))")
 _COMPARISON = re.compile(r"[<>]=?")
 _LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
-_MAX_ACCESSES = 24
+_MAX_ACCESSES = 32
 _MAX_CHUNK_STEPS = 8
 
 
@@ -260,6 +260,7 @@ def _chunk_loop(context: KernelContext, loop: Located) -> ChunkLoop:
         **loop.model_dump(),
         guards=_guards(region, node, function.child_by_field_name("body") or function),
         steps=steps[:_MAX_CHUNK_STEPS],
+        body_end=region.start_line + node.end_point[0],
     )
 
 
@@ -382,7 +383,9 @@ def _body_facts(
             target, value = node.children[0], node.children[-1]
             value_names = set(re.findall(r"\w+", _text(value)))
             name = _text(target).lstrip("*&").strip()
-            index_like = "[" not in _text(value)  # a value loaded from memory is data, not a position
+            index_like = "[" not in _text(value) and not (  # a value loaded from memory is data, not a position
+                ATOMIC.match(_text(value).lstrip()) or CROSS_LANE.match(_text(value).lstrip())
+            )
             if (
                 re.fullmatch(r"[A-Za-z_]\w*", name)
                 and (node.type == "init_declarator" or _text(node.children[1]) == "=")
@@ -749,7 +752,13 @@ def _barrier_uses(
         until = barriers[index + 1].start_line if index + 1 < len(barriers) else region.end_line + 1
         barrier_node = barrier_nodes.get(barrier.start_line)
         reaching = [  # the accesses on a path through this barrier: not in the other branch of an ``if`` holding it
-            (a, w, b, n) for a, w, b, n in memory if barrier_node is None or not _exclusive(n, barrier_node)
+            (a, w, b, n)
+            for a, w, b, n in memory
+            if (barrier_node is None or not _exclusive(n, barrier_node))
+            and not (
+                a.start_line < barrier.start_line
+                and _returns_before(body, a.start_line - region.start_line, barrier.start_line - region.start_line)
+            )
         ]
         accesses = [(a, w) for a, w, b, n in reaching if accesses_of[id(n)]]
         written = [a for a, w in accesses if w and after <= a.start_line < barrier.start_line]
@@ -778,11 +787,35 @@ def _barrier_uses(
                 loop=loop,
                 read_next_round=by_line(next_round),
                 stored_before=[
-                    a for a in stores if a.region == region.id and after <= a.start_line < barrier.start_line
+                    a
+                    for a in stores
+                    if a.region == region.id
+                    and after <= a.start_line < barrier.start_line
+                    and not _returns_before(
+                        body, a.start_line - region.start_line, barrier.start_line - region.start_line
+                    )
                 ],
             )
         )
     return uses
+
+
+def _returns_before(body: ts.Node, row: int, barrier_row: int) -> bool:
+    """Whether the statement on ``row`` sits in a block that returns after it and closes before ``barrier_row``
+    (``if(!alpha) { y[i] = 0; return; }``): that path never reaches the barrier."""
+    statement = next((n for n in _nodes(body, "expression_statement") if n.start_point[0] == row), None)
+    if statement is None:
+        return False
+    for block in _ancestors(statement):
+        if block == body:
+            return False
+        if (
+            block.type == "compound_statement"
+            and block.end_point[0] < barrier_row
+            and any(c.type == "return_statement" and c.start_byte > statement.end_byte for c in block.named_children)
+        ):
+            return True
+    return False
 
 
 _NOT_WRITERS = frozenset(

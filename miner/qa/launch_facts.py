@@ -86,18 +86,16 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
     )
     declarations, writes = _configuration_writes(launcher, site.line, (*config[:2], *written_out), integer_types)
     known = {*config, *written_out}
-    level = declarations
+    level = [*declarations, *writes]  # ``grid = dim3(blocks, 1, 1)`` reads ``blocks`` as a declaration would
     for _ in range(2):  # the variables the grid and block are computed from (``blocksX``, then ``nitems``)
         inputs = tuple(
-            name
-            for d in level
-            for name in re.findall(r"\b[a-z_]\w*\b", d.text.partition("(")[2] or d.text.partition("=")[2])
-            if name not in known
+            name for d in level for name in re.findall(r"\b[a-z_]\w*\b", _value_text(d.text)) if name not in known
         )
         known |= set(inputs)
-        level, deeper_writes = _configuration_writes(launcher, site.line, inputs, integer_types)
-        declarations = by_line([*declarations, *level])
+        deeper, deeper_writes = _configuration_writes(launcher, site.line, inputs, integer_types)
+        declarations = by_line([*declarations, *deeper])
         writes = by_line([*writes, *deeper_writes])
+        level = [*deeper, *deeper_writes]
     declarations = _with_constants(launcher, site.line, config[:2], declarations)
     return LaunchFact.model_construct(
         launcher=launcher.id,
@@ -147,6 +145,15 @@ def _enclosing_loops(launcher: Region, line: int) -> list[Located]:
             )
         node = node.parent
     return loops
+
+
+def _value_text(statement: str) -> str:
+    """What a declaration or assignment computes: after ``=`` (``grid = dim3(blocks)``), else inside the
+    constructor's parentheses (``dim3 grid(blocks)``)."""
+    before, equals, after = statement.partition("=")
+    if equals and "(" not in before:
+        return after
+    return statement.partition("(")[2] or after
 
 
 @cache

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
-from miner.qa.context import KernelContext
+from miner.qa.context import KernelContext, cited_text
 from miner.qa.facts import THREAD_INDEX
 from miner.qa.grounding import squash
 from miner.qa.overloads import declarator, qualifier, reachable
@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/17"
+GENERATOR = "static-facts/18"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -228,6 +228,31 @@ class OfflineGenerator:
                 + "."
             )
             evidence += [cite(a) for a in one_thread] + [cite(a.guards[-1]) for a in one_thread]
+        mapped_lines = {(m.region, m.start_line) for m in mappings}
+        batch_calls = _first_per(
+            [
+                c
+                for c in self.facts.helpers
+                if re.search(r"\b(?:blockIdx|hipBlockIdx_)\.?[yz]\b", c.text)
+                and (c.region, c.start_line) not in mapped_lines
+            ],
+            lambda c: (c.region, c.start_line),
+        )
+        if batch_calls:
+            answer += (
+                " The block's y or z index also picks data in "
+                + joined([f"`{c.text}`{self._in(c)} ({at(c)})" for c in batch_calls])
+                + "."
+            )
+            evidence += [cite(c, c.name) for c in batch_calls]
+        checks = _first_per(self.facts.boundary_checks, lambda c: (c.region, c.start_line))
+        if checks:
+            answer += (
+                " Threads work only where their position passes "
+                + joined([f"`{c.text}`{self._in(c)} ({at(c)})" for c in checks])
+                + "."
+            )
+            evidence += [cite(c) for c in checks]
         return [
             self._item(
                 "indexing",
@@ -243,12 +268,23 @@ class OfflineGenerator:
             return []
         parts = [f"`{a.expression}`{self._in(a)} ({at(a)})" for a in accesses]
         first = [WORD.match(a.expression) for a in accesses]
+        evidence = [cite(a, m.group(0) if m else "") for a, m in zip(accesses, first, strict=True)]
+        answer = f"{self.short} accesses " + "; ".join(parts) + "."
+        listed = {(a.region, a.start_line) for a in accesses}
+        stores = [
+            a
+            for a in _first_per(self.facts.stores, lambda a: (a.region, a.start_line))
+            if (a.region, a.start_line) not in listed and "[" in _subscript(a)
+        ]
+        if stores:
+            answer += " It stores " + "; ".join(f"`{_subscript(a)}`{self._in(a)} ({at(a)})" for a in stores) + "."
+            evidence += [cite(a) for a in stores]
         return [
             self._item(
                 "global_accesses",
                 f"Which global-memory accesses of {self.kernel} are indexed by the thread's position or by a stride?",
-                f"{self.short} accesses " + "; ".join(parts) + ".",
-                [cite(a, m.group(0) if m else "") for a, m in zip(accesses, first, strict=True)],
+                answer,
+                evidence,
             )
         ]
 
@@ -492,14 +528,36 @@ class OfflineGenerator:
         unexplained = (f.shared and not tree) or f.atomics or unknown  # what this reading does not classify
         if not tree and not block_calls and not unexplained and not any("the grid" in level for level in levels):
             levels.append("no further: there is no block-level or grid-level stage")
+        answer = f"{self.short} reduces " + "; then ".join(levels) + "."
+        if f.shared and f.barriers and not tree and not block_calls:
+            staged = _first_per(f.shared, lambda s: (s.region, s.name))
+            answer += (
+                " Within the block, values pass through LDS "
+                + ", ".join(f"`{s.name}`{self._in(s)} ({at(s)})" for s in staged)
+                + ", synchronised by "
+                + ", ".join(f"`{b.name}`{self._in(b)} ({at(b)})" for b in f.barriers)
+                + "."
+            )
+            evidence += [e for s in staged for e in cite(s, s.name)] + [e for b in f.barriers for e in cite(b, b.name)]
+        if not f.cross_lane:
+            answer += " No stage works within a wavefront: there is no shuffle or other cross-lane operation."
         return [
             self._item(
                 "reduction_hierarchy",
                 f"How does {self.kernel} reduce across threads, wavefronts, blocks and the grid?",
-                f"{self.short} reduces " + "; then ".join(levels) + ".",
+                answer,
                 evidence,
             )
         ]
+
+    def _leads_on(self, loop) -> bool:
+        """Whether a caller's chunk loop calls a region further down the kernel's paths (the 32-bit launcher), not
+        only functions that lead to other kernels."""
+        others = {r.name for r in (*self.context.path, self.context.kernel) if r.id != loop.region}
+        region = self._region(loop.region)
+        body = (cited_text(region, loop.start_line, loop.body_end) or "") if region and loop.body_end else ""
+        called = set(re.findall(r"\b([A-Za-z_]\w*)\s*(?:<[^;]*?>)?\s*\(", body))
+        return not body or bool(called & others)
 
     def _reduces_with(self, helper: str, calls: list[CallFact]) -> bool:
         """Whether the helper named ``helper``, or a helper it calls, makes one of ``calls`` (barriers, shuffles)."""
@@ -627,7 +685,9 @@ class OfflineGenerator:
             answer = f"`{name}` launches " + "; ".join(parts) + "."
             first = min(launch.statement.start_line for launch, _ in launches)
             returns = [
-                e for e in self.facts.early_exits if e.region == launcher_id and not e.guards and e.start_line < first
+                e
+                for e in self.facts.early_exits
+                if e.region == launcher_id and not e.guards and not e.after_work and e.end_line < first
             ]
             if returns:
                 answer += (
@@ -648,7 +708,9 @@ class OfflineGenerator:
         loops = [
             c
             for c in self.facts.chunking
-            if self._region(c.region) and not all(_contradicted(c.guards, launch) for launch in self.facts.launches)
+            if self._region(c.region)
+            and not all(_contradicted(c.guards, launch) for launch in self.facts.launches)
+            and self._leads_on(c)
         ]
         if not loops:
             return []
@@ -698,11 +760,12 @@ class OfflineGenerator:
         strided = [
             loop
             for loop in self.facts.loops
-            if _thread_strided(loop.header, mapped) and not _relative_bound(loop.header, mapped)
+            if (_thread_strided(loop.header, mapped) or _bounds_position(loop.header, positions))
+            and not _relative_bound(loop.header, mapped)
         ]
         if not checks and not strided:
             return []
-        answer = f"{self.short} guards its work with " + "; ".join(
+        answer = f"{self.short} tests the thread's position with " + "; ".join(
             f"`{c.text}`{self._in(c)} ({at(c)}{under(c)}{', returning' if getattr(c, 'returns', False) else ''})"
             for c in checks
         )
@@ -711,7 +774,7 @@ class OfflineGenerator:
                 f"`{_loop_condition(loop.header)}` in `{loop.header}`{self._in(loop)} ({at(loop)})" for loop in strided
             ]
             answer = (answer + "; and " if checks else f"{self.short} keeps its threads in range with ") + (
-                "the bounds of its thread-strided loops: " + "; ".join(bounds)
+                "the bounds of its loops over the thread's elements: " + "; ".join(bounds)
             )
         return [
             self._item(
@@ -813,6 +876,17 @@ class OfflineGenerator:
                 " Before launching, the launcher returns on "
                 + "; ".join(f"`{e.text}` ({at(e)}){_only_when(e.guards)}" for e in returns)
                 + "."
+            )
+        others = [
+            (each, site)
+            for each, site in zip(f.dispatch, self.context.dispatched_sites, strict=True)
+            if each.launcher == launch.launcher and site.kernel != kernel.id
+        ]
+        if others:
+            instruction += (
+                " The launcher's other branches launch "
+                + joined([f"{_kernel_name(site.kernel_expr)} ({at(each.statement)})" for each, site in others])
+                + ", which this sample leaves as they are."
             )
         if elsewhere:
             instruction += f" (It is also launched from {names(elsewhere)}, not part of this sample.)"
@@ -1064,6 +1138,8 @@ def _subscript(access) -> str:
 
 def _thread_strided(header: str, mapped: set[str]) -> bool:
     """A ``for`` whose variable starts at the thread's position (``for(int i = tid; i < n; i += NB)``)."""
+    if not header.startswith("for"):
+        return False
     init = header.partition("(")[2].partition(";")[0]
     return bool(init) and (
         any(x in init for x in (*_THREAD_X, "threadIdx", "hipThreadIdx"))
@@ -1074,6 +1150,14 @@ def _thread_strided(header: str, mapped: set[str]) -> bool:
 _CALL = re.compile(
     r"\b(?!(?:u?int\d*_t|size_t|int|long|unsigned|min|max|std::min|std::max)\b)[A-Za-z_][\w:]*\s*(?:<[^;()]*>)?\s*\("
 )
+
+
+def _bounds_position(header: str, positions: set[str]) -> bool:
+    """A loop whose condition holds the thread's position against a bound (``for(i = 0; tx + i < n; i += NB)``)."""
+    condition = _loop_condition(header)
+    return bool(re.search(r"<=?|>=?", condition)) and bool(
+        THREAD_INDEX.search(condition) or positions & set(WORD.findall(condition))
+    )
 
 
 def _relative_bound(header: str, mapped: set[str]) -> bool:

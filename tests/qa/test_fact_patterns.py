@@ -249,3 +249,24 @@ __global__ void scale_kernel(int n, const T* x, T* y)
     assert "`if(bx == gridDim.x - 1)` (line 15, returning)" in item.answer
     assert "`i < n` in `for(int i = tx; i < n; i += NB)`" in item.answer
     assert "k < tx" not in item.answer
+
+
+def test_a_barrier_publishes_no_store_of_a_branch_that_returns_before_it() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y, T alpha)
+{
+    __shared__ T tile[NB];
+    int i = blockIdx.x * NB + threadIdx.x;
+    if(!alpha)
+    {
+        y[i] = 0;
+        return;
+    }
+    tile[threadIdx.x] = x[i];
+    __syncthreads();
+    y[i] = tile[NB - 1 - threadIdx.x];
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    (use,) = kernel_facts(context).barrier_uses
+    assert [a.start_line for a in use.written_before] == [20]
+    assert use.stored_before == []  # `y[i] = 0` at line 17 is on a path that never reaches the barrier

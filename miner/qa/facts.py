@@ -428,7 +428,10 @@ def _body_facts(
             text = _text(condition) if condition is not None else ""
             names = set(re.findall(r"\w+", text))
             reads_data = "[" in text  # ``if(std::abs(E[k]) < thresh)`` tests a value, not a position
-            if _COMPARISON.search(text) and not reads_data and (names & mapped or THREAD_INDEX.search(text)):
+            if not reads_data and (
+                (_COMPARISON.search(text) and (names & mapped or THREAD_INDEX.search(text)))
+                or _position_equals_size(text, mapped)
+            ):
                 facts["boundary_checks"].append(Located.model_construct(**_located(region, condition)))
             if condition is not None:
                 facts["branches"].append(IfFact.model_construct(**_located(region, condition), returns=_returns(node)))
@@ -455,6 +458,17 @@ def _body_facts(
                 facts["global_accesses"].append(Access.model_construct(**_located(region, node), expression=text))
         elif node.type == "call_expression" and _callee(node) in helper_names:
             facts["helpers"].append(CallFact.model_construct(**_located(region, node), name=_callee(node)))
+
+
+def _position_equals_size(condition: str, mapped: set[str]) -> bool:
+    """``tid == n - 1``: the thread's position tested against a size (the odd tail), not against a constant."""
+    for match in re.finditer(r"([\w.]+)\s*==\s*([\w.\s+\-*/]+)", condition):
+        left, right = match.group(1), match.group(2)
+        position = left in mapped or THREAD_INDEX.fullmatch(left)
+        sizes = set(re.findall(r"[A-Za-z_]\w*", right)) - mapped
+        if position and sizes and not THREAD_INDEX.search(right):
+            return True
+    return False
 
 
 def _returns(if_statement: ts.Node) -> bool:

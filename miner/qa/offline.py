@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/18"
+GENERATOR = "static-facts/19"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -214,6 +214,23 @@ class OfflineGenerator:
         ]
         one_thread = [a for a in indexed if any(_ONE_THREAD.search(g.text) for g in getattr(a, "guards", []))]
         touched = [a for a in indexed if a not in one_thread][:_ELEMENTS_SHOWN]
+        subscripts: dict[str, set[str]] = {}
+        for a in [*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses]:
+            subscripts.setdefault(a.region, set()).update(WORD.findall(_subscript(a).partition("[")[2]))
+        own_loops = [
+            loop
+            for loop in self.facts.loops
+            if loop not in strided
+            and (var := _LOOP_VARIABLE.match(loop.header))
+            and var.group(1) in subscripts.get(loop.region, set())
+        ]
+        if own_loops:
+            answer += (
+                " Each thread also loops over the elements in "
+                + "; ".join(f"`{loop.header}`{self._in(loop)} ({at(loop)})" for loop in own_loops)
+                + "."
+            )
+            evidence += [cite(loop) for loop in own_loops]
         if touched:
             answer += (
                 " Each thread then works on "
@@ -248,9 +265,7 @@ class OfflineGenerator:
         checks = _first_per(self.facts.boundary_checks, lambda c: (c.region, c.start_line))
         if checks:
             answer += (
-                " Threads work only where their position passes "
-                + joined([f"`{c.text}`{self._in(c)} ({at(c)})" for c in checks])
-                + "."
+                " Their positions are tested in " + joined([f"`{c.text}`{self._in(c)} ({at(c)})" for c in checks]) + "."
             )
             evidence += [cite(c) for c in checks]
         return [
@@ -406,8 +421,8 @@ class OfflineGenerator:
         f = self.facts
         calls = f.cross_lane + f.atomics
         if not calls:
-            if f.barriers:
-                return []
+            if f.barriers or _PREPROCESSOR_BRANCH.search(self.context.kernel.code):
+                return []  # code under an ``#if`` this build leaves out is not read: no claim of absence
             return [
                 self._item(
                     "communication",
@@ -1117,7 +1132,7 @@ def _count(number: int, noun: str) -> str:
 
 
 _ELEMENTS_SHOWN = 16
-_ONE_THREAD = re.compile(r"\b(?:tid|tx|lid|threadIdx\.x|hipThreadIdx_x)\s*==\s*0\b")
+_ONE_THREAD = re.compile(r"\b(?:tid|tx|ty|tz|lid|threadIdx\.[xyz]|hipThreadIdx_[xyz])\s*==\s*0\b")
 
 
 def _assignment(mapping) -> str:
@@ -1174,6 +1189,8 @@ def _loop_condition(header: str) -> str:
     return parts[1].strip() if len(parts) > 2 else header
 
 
+_LOOP_VARIABLE = re.compile(r"for\s*\(\s*(?:[\w:<>]+\s+)?(\w+)\s*=")
+_PREPROCESSOR_BRANCH = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b", re.MULTILINE)
 _COMBINING_KERNEL = re.compile(r"reduc|part2|final|combine", re.IGNORECASE)  # a kernel that sums the blocks' values
 
 

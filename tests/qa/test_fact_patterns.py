@@ -270,3 +270,34 @@ __global__ void scale_kernel(int n, const T* x, T* y, T alpha)
     (use,) = kernel_facts(context).barrier_uses
     assert [a.start_line for a in use.written_before] == [20]
     assert use.stored_before == []  # `y[i] = 0` at line 17 is on a path that never reaches the barrier
+
+
+def test_an_odd_tail_test_is_a_bounds_check_and_a_thread_s_own_loop_is_named_in_its_indexing() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, int m, const T* x, T* y)
+{
+    int tid = blockIdx.x * NB + threadIdx.x;
+    if(n % 2 != 0 && tid == n - 1)
+        y[tid] = x[tid];
+    for(int j = 0; j < m; j++)
+        y[tid + j * n] = 2 * x[tid + j * n];
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    assert "`if(n % 2 != 0 && tid == n - 1)` (line 14)" in _item(context, "bounds_checks").answer
+    indexing = _item(context, "indexing")
+    assert "Each thread also loops over the elements in `for(int j = 0; j < m; j++)` (lines 16-17)" in indexing.answer
+
+
+def test_no_absence_of_communication_is_claimed_over_code_under_an_if_directive() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y)
+{
+#if defined(__gfx90a__)
+    scale_calc<NB>(n, x, y);
+#else
+    y[threadIdx.x] = x[threadIdx.x];
+#endif
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    items = OfflineGenerator(context, kernel_facts(context)).items()
+    assert not [i for i in items if i.kind == "communication"]

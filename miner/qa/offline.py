@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/19"
+GENERATOR = "static-facts/20"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -116,7 +116,9 @@ class OfflineGenerator:
                 part += " (the same overloads)" if len(chosen) > 1 else ""
             elif len(chosen) > 1 or (chosen and not set(chosen[0].live_for) >= everyone):
                 users = [[e for e in self.context.entries if e in region.live_for] for region in chosen]
-                shared = all(set(u) == everyone for u in users)
+                # An entry live for two overloads may reach one of them through another kernel only: the liveness
+                # is per entry, not per kernel instance, so overlapping users assign no overload to an entry.
+                shared = len(chosen) > 1 and sum(map(len, users)) > len(set().union(*map(set, users)))
                 per = []
                 for region, used_by in zip(chosen, users, strict=True):
                     line, text = declarator(region)
@@ -128,7 +130,7 @@ class OfflineGenerator:
                 else:
                     part += f", which has {_count(len(chosen), 'overload')} chosen by argument type: " + "; ".join(per)
                     if shared:
-                        part += " (every entry instantiates the kernel with each argument type)"
+                        part += " (which one each entry's instantiation takes at this call is not resolved per kernel)"
             described.add(lookup)
             parts.append(part)
             evidence += cite(call, call.name)
@@ -220,9 +222,7 @@ class OfflineGenerator:
         own_loops = [
             loop
             for loop in self.facts.loops
-            if loop not in strided
-            and (var := _LOOP_VARIABLE.match(loop.header))
-            and var.group(1) in subscripts.get(loop.region, set())
+            if loop not in strided and _loop_variables(loop.header) & subscripts.get(loop.region, set())
         ]
         if own_loops:
             answer += (
@@ -447,7 +447,7 @@ class OfflineGenerator:
         if not (f.reductions or f.cross_lane or f.atomics or (f.shared and f.barriers)):
             return []
         levels, evidence = [], []
-        combining = [*f.cross_lane, *f.barriers]  # a loop holding one is a wavefront or block stage, not a thread's
+        combining = [*f.cross_lane, *f.barriers, *f.atomics]  # a loop holding one is no thread's own stage
         strided = sorted(
             (
                 loop
@@ -1189,7 +1189,16 @@ def _loop_condition(header: str) -> str:
     return parts[1].strip() if len(parts) > 2 else header
 
 
-_LOOP_VARIABLE = re.compile(r"for\s*\(\s*(?:[\w:<>]+\s+)?(\w+)\s*=")
+def _loop_variables(header: str) -> set[str]:
+    """The variables a ``for`` sets up or steps (``for(int i = 0; i < N_TX; i++, tx += DIM_X)``: i and tx)."""
+    if not header.startswith("for"):
+        return set()
+    clauses = header.partition("(")[2].rpartition(")")[0].split(";")
+    init = re.findall(r"(\w+)\s*=(?!=)", clauses[0]) if clauses else []
+    step = re.findall(r"(\w+)\s*(?:\+\+|--|[-+*/]=)|(?:\+\+|--)\s*(\w+)", clauses[-1]) if len(clauses) == 3 else []
+    return {*init, *(a or b for a, b in step)}
+
+
 _PREPROCESSOR_BRANCH = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b", re.MULTILINE)
 _COMBINING_KERNEL = re.compile(r"reduc|part2|final|combine", re.IGNORECASE)  # a kernel that sums the blocks' values
 

@@ -26,7 +26,9 @@ _STATEMENT_LINES = 4
 _KINDS = ("negative_increments", "scalar_shortcuts", "chunking", "size_limits")
 
 
-_KERNEL_SCALAR_TEST = re.compile(r"\bif\s*\(\s*!\s*(?:alpha|beta)\w*\s*\)")  # a value: a kernel's alpha is a scalar
+_KERNEL_SCALAR_TEST = re.compile(
+    r"\bif\s*\(\s*!\s*(?:alpha|beta)\w*\s*(?:\)|&&|\|\|)"
+)  # a value: a kernel's alpha is a scalar
 
 
 def path_facts(context: KernelContext) -> dict[str, list[Located]]:

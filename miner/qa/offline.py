@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/20"
+GENERATOR = "static-facts/21"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -214,7 +214,9 @@ class OfflineGenerator:
             if variables & set(WORD.findall(_subscript(a).partition("[")[2]))
             or (a.region, _subscript(a).partition("[")[0].strip()) in moved  # ``A[i]``, A moved to the thread
         ]
-        one_thread = [a for a in indexed if any(_ONE_THREAD.search(g.text) for g in getattr(a, "guards", []))]
+        one_thread = [
+            a for a in indexed if any(_ONE_THREAD.search(g.text) and g.holds for g in getattr(a, "guards", []))
+        ]
         touched = [a for a in indexed if a not in one_thread][:_ELEMENTS_SHOWN]
         subscripts: dict[str, set[str]] = {}
         for a in [*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses]:
@@ -241,10 +243,12 @@ class OfflineGenerator:
         if one_thread:
             answer += (
                 " One thread alone stores "
-                + joined([f"`{_subscript(a)}`{self._in(a)} ({at(a)}, under `{a.guards[-1].text}`)" for a in one_thread])
+                + joined(
+                    [f"`{_subscript(a)}`{self._in(a)} ({at(a)}, when {_guarded_by(a.guards)})" for a in one_thread]
+                )
                 + "."
             )
-            evidence += [cite(a) for a in one_thread] + [cite(a.guards[-1]) for a in one_thread]
+            evidence += [cite(a) for a in one_thread] + [cite(g) for a in one_thread for g in a.guards]
         mapped_lines = {(m.region, m.start_line) for m in mappings}
         batch_calls = _first_per(
             [
@@ -683,9 +687,17 @@ class OfflineGenerator:
                 continue
             name = launches[0][0].launcher_name
             parts, evidence = [], []
+            first = min(launch.statement.start_line for launch, _ in launches)
+            unguarded = [
+                e for e in self.facts.early_exits if e.region == launcher_id and not e.guards and not e.after_work
+            ]
             for launch, site in launches:
                 conditions = _stated_conditions(launch)
                 when = " and ".join(_branch(c) for c in conditions) if conditions else "no branch condition encloses it"
+                past = [e for e in unguarded if first <= e.start_line and e.end_line < launch.statement.start_line]
+                if past:  # a return between the launches: the later ones need its condition false
+                    when += ", past " + "; ".join(f"`{e.text}` ({at(e)})" for e in past)
+                    evidence += [x for e in past for x in cite(e)]
                 kernel = _kernel_name(site.kernel_expr)
                 mine = " (this kernel)" if site.kernel == self.context.kernel.id else ""
                 written = re.search(rf"\b{re.escape(kernel)}\b", launch.statement.text) is not None
@@ -698,7 +710,6 @@ class OfflineGenerator:
                 evidence += cite(launch.statement, kernel if written else "") + [e for c in conditions for e in cite(c)]
                 evidence += [e for loop in launch.loops for e in cite(loop)]
             answer = f"`{name}` launches " + "; ".join(parts) + "."
-            first = min(launch.statement.start_line for launch, _ in launches)
             returns = [
                 e
                 for e in self.facts.early_exits

@@ -181,7 +181,7 @@ __global__ void scale_kernel(int n, int lda, const T* A, T* y)
     item = _item(context, "indexing")
     each, _, alone = item.answer.partition("One thread alone stores")
     assert "`A[i]` (line 18)" in each.partition("Each thread then works on")[2]
-    assert "`y[col]` (line 20, under `if(tx == 0)`)" in alone
+    assert "`y[col]` (line 20, when `if(tx == 0)` holds (line 19))" in alone
     assert "y[col]" not in each
 
 
@@ -301,3 +301,19 @@ __global__ void scale_kernel(int n, const T* x, T* y)
     context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
     items = OfflineGenerator(context, kernel_facts(context)).items()
     assert not [i for i in items if i.kind == "communication"]
+
+
+def test_a_store_in_the_else_of_a_single_thread_test_is_each_thread_s_and_its_branch_is_worded_with_polarity() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y, T* out)
+{
+    int tid = blockIdx.x * NB + threadIdx.x;
+    if(tid == 0)
+        out[tid] = x[tid];
+    else
+        y[tid] = x[tid];
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    each, _, alone = _item(context, "indexing").answer.partition("One thread alone stores")
+    assert "`y[tid]` (line 17)" in each
+    assert "`out[tid]` (line 15, when `if(tid == 0)` holds (line 14))" in alone

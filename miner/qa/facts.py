@@ -760,6 +760,9 @@ def _barrier_uses(
     loops = [
         (region.start_line + n.start_point[0], region.start_line + n.end_point[0], n) for n in _nodes(body, *_LOOPS)
     ]
+    statements: dict[int, ts.Node] = {}
+    for node in _nodes(body, "expression_statement"):
+        statements.setdefault(node.start_point[0], node)
     uses = []
     for index, barrier in enumerate(barriers):
         after = barriers[index - 1].start_line if index else region.start_line
@@ -771,7 +774,9 @@ def _barrier_uses(
             if (barrier_node is None or not _exclusive(n, barrier_node))
             and not (
                 a.start_line < barrier.start_line
-                and _returns_before(body, a.start_line - region.start_line, barrier.start_line - region.start_line)
+                and _returns_before(
+                    body, statements, a.start_line - region.start_line, barrier.start_line - region.start_line
+                )
             )
         ]
         accesses = [(a, w) for a, w, b, n in reaching if accesses_of[id(n)]]
@@ -806,7 +811,7 @@ def _barrier_uses(
                     if a.region == region.id
                     and after <= a.start_line < barrier.start_line
                     and not _returns_before(
-                        body, a.start_line - region.start_line, barrier.start_line - region.start_line
+                        body, statements, a.start_line - region.start_line, barrier.start_line - region.start_line
                     )
                 ],
             )
@@ -814,10 +819,11 @@ def _barrier_uses(
     return uses
 
 
-def _returns_before(body: ts.Node, row: int, barrier_row: int) -> bool:
-    """Whether the statement on ``row`` sits in a block that returns after it and closes before ``barrier_row``
-    (``if(!alpha) { y[i] = 0; return; }``): that path never reaches the barrier."""
-    statement = next((n for n in _nodes(body, "expression_statement") if n.start_point[0] == row), None)
+def _returns_before(body: ts.Node, statements: dict[int, ts.Node], row: int, barrier_row: int) -> bool:
+    """Whether the statement on ``row`` (``statements``: the body's first expression statement of each row) sits in
+    a block that returns after it and closes before ``barrier_row`` (``if(!alpha) { y[i] = 0; return; }``): that
+    path never reaches the barrier."""
+    statement = statements.get(row)
     if statement is None:
         return False
     for block in _ancestors(statement):

@@ -532,6 +532,7 @@ class LoopFact(Located):
     unroll: str = ""  # the ``#pragma unroll`` argument in front of it, "full" without one
     accumulates: bool = False  # its body adds into a scalar (``sum += x[i] * y[i]``): a per-thread reduction
     body_end: int = 0  # the last line of its body
+    guards: list[GuardFact] = []  # the conditions of the ``if`` statements it is under
 
 
 class GuardFact(Located):
@@ -545,7 +546,7 @@ class EarlyExit(Located):
 
 class Access(Located):
     expression: str  # the subscript expression, "y[i * int64_t(incy)]"
-    guards: list[GuardFact] = []  # for a store: the conditions of the ``if`` statements it is under
+    guards: list[GuardFact] = []  # the conditions of the ``if`` statements it is under
 
 
 class BranchFact(Located):

@@ -436,14 +436,18 @@ def _body_facts(
             if condition is not None:
                 facts["branches"].append(IfFact.model_construct(**_located(region, condition), returns=_returns(node)))
         elif node.type in _LOOPS:
-            facts["loops"].append(_loop_fact(region, node))
+            facts["loops"].append(_loop_fact(region, node, _guards(region, node, body)))
         elif node.type == "subscript_expression" and (
             node.parent is None or node.parent.type != "subscript_expression"
         ):
             text = collapse(_text(node))
             base, _, index = text.partition("[")
             if base.strip() in lds_names:
-                facts["lds_accesses"].append(Access.model_construct(**_located(region, node), expression=text))
+                facts["lds_accesses"].append(
+                    Access.model_construct(
+                        **_located(region, node), expression=text, guards=_guards(region, node, body)
+                    )
+                )
                 continue
             index_names = set(re.findall(r"\w+", index))
             strided = any(n.startswith(("inc", "ld", "stride")) for n in index_names)
@@ -455,7 +459,11 @@ def _body_facts(
                 and len(seen_access) < _MAX_ACCESSES
             ):
                 seen_access.add(text)
-                facts["global_accesses"].append(Access.model_construct(**_located(region, node), expression=text))
+                facts["global_accesses"].append(
+                    Access.model_construct(
+                        **_located(region, node), expression=text, guards=_guards(region, node, body)
+                    )
+                )
         elif node.type == "call_expression" and _callee(node) in helper_names:
             facts["helpers"].append(CallFact.model_construct(**_located(region, node), name=_callee(node)))
 
@@ -891,7 +899,7 @@ def _accumulates(body: str) -> bool:
     return bool(_REGISTER_UPDATE.search(body))
 
 
-def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
+def _loop_fact(region: Region, node: ts.Node, guards: list[GuardFact] | None = None) -> LoopFact:
     body = node.child_by_field_name("body")
     header_text = _text(node)[: body.start_byte - node.start_byte] if body is not None else _text(node)
     if node.type == "do_statement":
@@ -917,6 +925,7 @@ def _loop_fact(region: Region, node: ts.Node) -> LoopFact:
         unroll=unroll,
         accumulates=body is not None and _accumulates(_text(body)),
         body_end=region.start_line + node.end_point[0],
+        guards=guards or [],
     )
 
 

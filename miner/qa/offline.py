@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/21"
+GENERATOR = "static-facts/22"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -210,13 +210,14 @@ class OfflineGenerator:
         moved = {(m.region, m.variable) for m in mappings if m.expression.startswith("+=")}
         indexed = [
             a
-            for a in _first_per([*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses], _key)
+            for a in _first_per(
+                [*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses],
+                lambda a: (*_key(a), _one_thread(a)),
+            )
             if variables & set(WORD.findall(_subscript(a).partition("[")[2]))
             or (a.region, _subscript(a).partition("[")[0].strip()) in moved  # ``A[i]``, A moved to the thread
         ]
-        one_thread = [
-            a for a in indexed if any(_ONE_THREAD.search(g.text) and g.holds for g in getattr(a, "guards", []))
-        ]
+        one_thread = [a for a in indexed if _one_thread(a)]
         touched = [a for a in indexed if a not in one_thread][:_ELEMENTS_SHOWN]
         subscripts: dict[str, set[str]] = {}
         for a in [*self.facts.stores, *self.facts.global_accesses, *self.facts.lds_accesses]:
@@ -224,7 +225,9 @@ class OfflineGenerator:
         own_loops = [
             loop
             for loop in self.facts.loops
-            if loop not in strided and _loop_variables(loop.header) & subscripts.get(loop.region, set())
+            if loop not in strided
+            and not _one_thread(loop)
+            and _loop_variables(loop.header) & subscripts.get(loop.region, set())
         ]
         if own_loops:
             answer += (
@@ -242,7 +245,7 @@ class OfflineGenerator:
             evidence += [cite(a) for a in touched]
         if one_thread:
             answer += (
-                " One thread alone stores "
+                " One thread alone accesses "
                 + joined(
                     [f"`{_subscript(a)}`{self._in(a)} ({at(a)}, when {_guarded_by(a.guards)})" for a in one_thread]
                 )
@@ -1150,6 +1153,11 @@ def _assignment(mapping) -> str:
     if mapping.expression.startswith("+= "):
         return f"{mapping.variable} {mapping.expression}"
     return f"{mapping.variable} = {mapping.expression}"
+
+
+def _one_thread(access) -> bool:
+    """An access made under ``if(tid == 0)`` (its then-branch): by one thread, not each."""
+    return any(_ONE_THREAD.search(g.text) and g.holds for g in getattr(access, "guards", []))
 
 
 def _key(access) -> tuple[str, str]:

@@ -179,7 +179,7 @@ __global__ void scale_kernel(int n, int lda, const T* A, T* y)
 }"""
     context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
     item = _item(context, "indexing")
-    each, _, alone = item.answer.partition("One thread alone stores")
+    each, _, alone = item.answer.partition("One thread alone accesses")
     assert "`A[i]` (line 18)" in each.partition("Each thread then works on")[2]
     assert "`y[col]` (line 20, when `if(tx == 0)` holds (line 19))" in alone
     assert "y[col]" not in each
@@ -314,6 +314,27 @@ __global__ void scale_kernel(int n, const T* x, T* y, T* out)
         y[tid] = x[tid];
 }"""
     context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
-    each, _, alone = _item(context, "indexing").answer.partition("One thread alone stores")
+    each, _, alone = _item(context, "indexing").answer.partition("One thread alone accesses")
     assert "`y[tid]` (line 17)" in each
     assert "`out[tid]` (line 15, when `if(tid == 0)` holds (line 14))" in alone
+    assert "`x[tid]` (line 15, when `if(tid == 0)` holds (line 14))" in alone  # a read by thread 0 only
+
+
+def test_a_loop_only_thread_zero_runs_is_not_each_thread_s() -> None:
+    kernel = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y)
+{
+    int tid = threadIdx.x;
+    for(int i = tid; i < n; i += NB)
+        y[i] = x[i];
+    if(tid == 0)
+    {
+        for(int j = 1; j < n; j++)
+            y[tid + j] += y[tid + j - 1];
+    }
+}"""
+    context = make_context(kernel, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream"))
+    answer = _item(context, "indexing").answer
+    assert "Each thread also loops" not in answer
+    alone = answer.partition("One thread alone accesses")[2]
+    assert "`y[tid + j]` (line 19, when `if(tid == 0)` holds (line 16))" in alone

@@ -26,11 +26,11 @@ from miner.models import (
     SharedDecl,
     ThreadMapping,
 )
-from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.launch_facts import by_line, launch_fact
 from miner.qa.overloads import reachable
 from miner.qa.path_facts import path_facts
+from miner.qa.syntax import LINE_COMMENT, parse_code
 
 THREAD_INDEX = re.compile(
     r"\b(?:threadIdx|blockIdx|blockDim|gridDim|hip(?:Thread|Block)(?:Idx|Dim)_[xyz]|hipGridDim_[xyz])\b"
@@ -63,22 +63,6 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-@lru_cache(maxsize=4096)
-def _tree(code: str) -> ts.Tree:
-    return parser().parse(_without_defines(code).encode())
-
-
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:[^\n]*\\\n)*[^\n]*", re.MULTILINE)
-
-
-def _without_defines(code: str) -> str:
-    """The code with its ``#define`` / ``#undef`` lines blanked, offsets kept: a macro defined between the ``}``
-    and the ``else`` of an ``if`` inside a function would otherwise end the ``if`` for tree-sitter."""
-    if "#" not in code:
-        return code
-    return _DEFINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
-
-
 def _text(node: ts.Node) -> str:
     return node.text.decode(errors="replace")
 
@@ -90,12 +74,9 @@ def _located(region: Region, node: ts.Node) -> dict:
         region=region.id,
         start_line=first,
         end_line=final,
-        text=collapse(_NO_LINE_COMMENT.sub("", cited_text(region, first, final) or "")),
+        text=collapse(LINE_COMMENT.sub("", cited_text(region, first, final) or "")),
         **_directive(region, first),
     )
-
-
-_NO_LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
@@ -191,7 +172,7 @@ _SYNC_KINDS = ("shared", "lds_carving", "barriers", "atomics", "cross_lane", "re
 
 def kernel_facts(context: KernelContext) -> KernelFacts:
     kernel = context.kernel
-    tree = _tree(kernel.code)
+    tree = parse_code(kernel.code)
     function = _function(tree)
     body = function.child_by_field_name("body") if function is not None else None
     head_end = body.start_point[0] if body is not None else 0
@@ -243,7 +224,9 @@ def _chunk_loop(context: KernelContext, loop: Located) -> ChunkLoop:
     """The loop with the ``if`` blocks it sits in and the statements of its body that use its variable."""
     region = context.region(loop.region)
     row = loop.start_line - region.start_line if region else -1
-    node = next((n for n in _nodes(_tree(region.code).root_node, "for_statement") if n.start_point[0] == row), None)
+    node = next(
+        (n for n in _nodes(parse_code(region.code).root_node, "for_statement") if n.start_point[0] == row), None
+    )
     if region is None or node is None:
         return ChunkLoop.model_construct(**loop.model_dump())
     function = node
@@ -267,7 +250,7 @@ def _chunk_loop(context: KernelContext, loop: Located) -> ChunkLoop:
 def _first_line(region: Region, node: ts.Node) -> Located:
     """A statement cited by its first line (a call's argument list can run on for twenty)."""
     line = region.start_line + node.start_point[0]
-    text = collapse(_NO_LINE_COMMENT.sub("", cited_text(region, line, line) or ""))
+    text = collapse(LINE_COMMENT.sub("", cited_text(region, line, line) or ""))
     return Located.model_construct(region=region.id, start_line=line, end_line=line, text=text)
 
 
@@ -301,7 +284,7 @@ def _on_the_way(context: KernelContext, found: list, *, before_launch: bool = Fa
         if not lines or region is None:
             kept.append(located)
             continue
-        root = _tree(region.code).root_node
+        root = parse_code(region.code).root_node
         statement = _node_at(root, located.start_line - region.start_line)
         if statement is None or any(
             (launch := _node_at(root, line - region.start_line)) is None or not _exclusive(statement, launch)
@@ -339,7 +322,7 @@ def _function_facts(
     """The facts one function's body holds (a kernel's or a device helper's), given which of its pointer parameters
     its callers in this context pass LDS (``lds_params``)."""
     found: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
-    function = _function(_tree(code))
+    function = _function(parse_code(code))
     body = function.child_by_field_name("body") if function is not None else None
     if function is None or body is None:
         return found
@@ -585,7 +568,7 @@ def _shared_params(context: KernelContext) -> dict[str, frozenset[str]]:
         if (region.id, passed) in seen or len(seen) > 256:
             continue
         seen.add((region.id, passed))
-        function = _function(_tree(region.code))
+        function = _function(parse_code(region.code))
         body = function.child_by_field_name("body") if function is not None else None
         if body is None:
             continue
@@ -606,7 +589,7 @@ def _shared_params(context: KernelContext) -> dict[str, frozenset[str]]:
             if not positions:
                 continue
             for target in targets:
-                target_function = _function(_tree(target.code))
+                target_function = _function(parse_code(target.code))
                 params = [_declared_name(p) for p in _params(target_function)]
                 names = frozenset(params[i] for i in positions if i < len(params))
                 if names:
@@ -920,7 +903,7 @@ def _loop_fact(region: Region, node: ts.Node, guards: list[GuardFact] | None = N
         end_line=last_line,
         text=collapse(cited_text(region, first_line, last_line) or ""),
         **_directive(region, first_line),
-        header=collapse(_NO_LINE_COMMENT.sub("", header_text)),
+        header=collapse(LINE_COMMENT.sub("", header_text)),
         depth=depth,
         unroll=unroll,
         accumulates=body is not None and _accumulates(_text(body)),
@@ -946,7 +929,7 @@ def _early_exits(context: KernelContext) -> list[EarlyExit]:
 def _if_returns(region_id: str, start_line: int, code: str) -> tuple[EarlyExit, ...]:
     """Every ``if (...) return ...;`` of a function, in order, and every ``if`` block that ends in a return after
     work of its own."""
-    function = _function(_tree(code))
+    function = _function(parse_code(code))
     if function is None:
         return ()
     body = function.child_by_field_name("body")

@@ -13,6 +13,7 @@ import re
 
 from miner.models import Evidence, Grounding, KernelFacts, QAItem
 from miner.qa.context import KernelContext, cited_text
+from miner.qa.syntax import LINE_COMMENT
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w])")
 _LINE_REFERENCE = re.compile(r"\blines?\s+\d+(?:\s*(?:-|–|to|and)\s*\d+)?(?:\s*,\s*\d+)*", re.IGNORECASE)
@@ -25,9 +26,6 @@ _SYNC_CLAIMS = {
         r"\b(__shfl\w*|__ballot\w*|__builtin_amdgcn_(?:ds_swizzle|mov_dpp|update_dpp|ds_bpermute))\b"
     ),
 }
-
-
-_LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 def squash(text: str) -> str:
@@ -95,7 +93,7 @@ def check_item(item: QAItem, context: KernelContext, *, answer_is_code: bool = F
     statements = _LINE_REFERENCE.sub(" ", f"{item.question}\n{checked}")
     names = _context_names(context)
     squashed = squash(corpus)
-    uncommented = squash(_LINE_COMMENT.sub("", corpus))  # a quote may leave out a trailing ``// comment``
+    uncommented = squash(LINE_COMMENT.sub("", corpus))  # a quote may leave out a trailing ``// comment``
     for quote in _QUOTE.findall(statements):
         if not (squash(quote) in squashed or squash(quote) in uncommented or quote.strip() in names):
             findings.append(f"quoted code `{quote}` does not occur in the cited lines")

@@ -8,13 +8,11 @@ import bisect
 import re
 from functools import cache, lru_cache
 
-import tree_sitter as ts
-
 from miner.errors import MinerError
 from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
 from miner.parse.launch_text import expand_macro, find_launch
-from miner.parse.treesitter_facts import parser
 from miner.qa.context import KernelContext, cited_text
+from miner.qa.syntax import LINE_COMMENT, parse_code
 from miner.source.profile import LaunchMacro, load_profile
 
 _CHEVRONS = re.compile(r"<<<(.*?)>>>")
@@ -23,7 +21,6 @@ _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(\(([^)]*)\))?")
 _BASE_TYPES = ("dim3", "int", "auto", "size_t", "int64_t", "int32_t", "uint32_t", "unsigned")
 _MAX_STATEMENT_LINES = 80
 _CONDITION_LINES = 24  # a branch condition is read over at most this many lines (rocBLAS's gemvn arch test: 15)
-_LINE_COMMENT = re.compile(r"\s*//.*$")
 
 
 def collapse(text: str) -> str:
@@ -119,15 +116,10 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
 _LOOP_TYPES = ("for_statement", "while_statement", "do_statement", "for_range_loop")
 
 
-@lru_cache(maxsize=1024)
-def _launcher_tree(code: str) -> ts.Tree:
-    return parser().parse(code.encode())
-
-
 def _enclosing_loops(launcher: Region, line: int) -> list[Located]:
     """The headers of the loops whose bodies hold the launch on ``line``, outermost first."""
     row = line - launcher.start_line
-    node = _launcher_tree(launcher.code).root_node.named_descendant_for_point_range((row, 0), (row, 0))
+    node = parse_code(launcher.code).root_node.named_descendant_for_point_range((row, 0), (row, 0))
     loops = []
     while node is not None:
         body = node.child_by_field_name("body") if node.type in _LOOP_TYPES else None
@@ -140,7 +132,7 @@ def _enclosing_loops(launcher: Region, line: int) -> list[Located]:
             loops.insert(
                 0,
                 Located.model_construct(
-                    region=launcher.id, start_line=first, end_line=last, text=collapse(_LINE_COMMENT.sub("", header))
+                    region=launcher.id, start_line=first, end_line=last, text=collapse(LINE_COMMENT.sub("", header))
                 ),
             )
         node = node.parent
@@ -260,7 +252,7 @@ def _configuration_writes(
                 while ";" not in lines[last - launcher.start_line] and last - line < 4 and last < before - 1:
                     last += 1
                 statement = " ".join(
-                    _LINE_COMMENT.sub("", t) for t in lines[line - launcher.start_line : last - launcher.start_line + 1]
+                    LINE_COMMENT.sub("", t) for t in lines[line - launcher.start_line : last - launcher.start_line + 1]
                 )
                 declarations.append(
                     Located.model_construct(
@@ -276,7 +268,7 @@ def _configuration_writes(
                         region=launcher.id,
                         start_line=line,
                         end_line=line,
-                        text=collapse(_LINE_COMMENT.sub("", text)),
+                        text=collapse(LINE_COMMENT.sub("", text)),
                         variable=variable,
                         unconditional=unconditional,
                         guard=None
@@ -329,7 +321,7 @@ def _with_constants(launcher: Region, before: int, config: tuple[str, ...], decl
                         region=launcher.id,
                         start_line=line,
                         end_line=line,
-                        text=collapse(_LINE_COMMENT.sub("", lines[line - launcher.start_line])),
+                        text=collapse(LINE_COMMENT.sub("", lines[line - launcher.start_line])),
                     )
                 break
     return sorted(found.values(), key=lambda d: d.start_line)

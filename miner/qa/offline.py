@@ -200,13 +200,7 @@ class OfflineGenerator:
         answer = "They compute " + "; ".join(parts) + "."
         variables = {m.variable for m in mappings}
         strided = [loop for loop in self.facts.loops if _thread_strided(loop.header, variables)]
-        if strided:
-            answer += (
-                " Threads step through "
-                + "; ".join(f"`{loop.header}`{self._in(loop)} ({at(loop)})" for loop in strided)
-                + "."
-            )
-            evidence += [cite(loop) for loop in strided]
+        answer += self._listed(" Threads step through ", strided, evidence, lambda loop: loop.header)
         moved = {(m.region, m.variable) for m in mappings if m.expression.startswith("+=")}
         indexed = [
             a
@@ -229,20 +223,8 @@ class OfflineGenerator:
             and not _one_thread(loop)
             and _loop_variables(loop.header) & subscripts.get(loop.region, set())
         ]
-        if own_loops:
-            answer += (
-                " Each thread also loops over the elements in "
-                + "; ".join(f"`{loop.header}`{self._in(loop)} ({at(loop)})" for loop in own_loops)
-                + "."
-            )
-            evidence += [cite(loop) for loop in own_loops]
-        if touched:
-            answer += (
-                " Each thread then works on "
-                + joined([f"`{_subscript(a)}`{self._in(a)} ({at(a)})" for a in touched])
-                + "."
-            )
-            evidence += [cite(a) for a in touched]
+        answer += self._listed(" Each thread also loops over the elements in ", own_loops, evidence, lambda x: x.header)
+        answer += self._listed(" Each thread then works on ", touched, evidence, _subscript, joined)
         if one_thread:
             answer += (
                 " One thread alone accesses "
@@ -262,19 +244,15 @@ class OfflineGenerator:
             ],
             lambda c: (c.region, c.start_line),
         )
-        if batch_calls:
-            answer += (
-                " The block's y or z index also picks data in "
-                + joined([f"`{c.text}`{self._in(c)} ({at(c)})" for c in batch_calls])
-                + "."
-            )
-            evidence += [cite(c, c.name) for c in batch_calls]
+        answer += self._listed(
+            " The block's y or z index also picks data in ",
+            batch_calls,
+            evidence,
+            join=joined,
+            cited=lambda c: cite(c, c.name),
+        )
         checks = _first_per(self.facts.boundary_checks, lambda c: (c.region, c.start_line))
-        if checks:
-            answer += (
-                " Their positions are tested in " + joined([f"`{c.text}`{self._in(c)} ({at(c)})" for c in checks]) + "."
-            )
-            evidence += [cite(c) for c in checks]
+        answer += self._listed(" Their positions are tested in ", checks, evidence, join=joined)
         return [
             self._item(
                 "indexing",
@@ -813,6 +791,15 @@ class OfflineGenerator:
                 [cite(c) for c in checks] + [cite(loop) for loop in strided],
             )
         ]
+
+    def _listed(self, lead: str, located: list, evidence: list, shown=None, join=None, cited=cite) -> str:
+        """ " Lead `a` (line 3); `b` in `helper` (line 9)." for the facts (``shown`` as their text, joined by "; "
+        unless ``join`` says otherwise), their citations added to ``evidence``; "" for none."""
+        if not located:
+            return ""
+        shown, join = shown or (lambda x: x.text), join or "; ".join
+        evidence += [cited(x) for x in located]
+        return lead + join([f"`{shown(x)}`{self._in(x)} ({at(x)})" for x in located]) + "."
 
     def _early_exits(self, launches: list[LaunchFact] | None = None) -> list:
         """The launchers' early returns that can run on the way to one of ``launches`` (all the kernel's launches

@@ -26,6 +26,7 @@ from miner.models import (
     SharedDecl,
     ThreadMapping,
 )
+from miner.qa.constants import Decided, decided_branches
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.launch_facts import by_line, launch_fact
 from miner.qa.overloads import reachable
@@ -56,6 +57,7 @@ _LAUNCH_BOUNDS = re.compile(r"(__launch_bounds__\s*\([^)]*\)|\b[A-Z][A-Z0-9_]*KE
 _COMPARISON = re.compile(r"[<>]=?")
 _LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
 _MAX_ACCESSES = 32
+_SCALING = ("+=", "-=", "*=", "<<=")  # compound assignments that move a position
 _MAX_CHUNK_STEPS = 8
 
 
@@ -194,6 +196,9 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         )
         for region in (kernel, *context.helpers)
     }
+    decided = decided_branches(context)
+    if decided:
+        per_region = {region_id: _live_facts(found, decided) for region_id, found in per_region.items()}
     callable_ = _callable_helpers(context, per_region)
     for region in (kernel, *context.helpers):
         if region.id == kernel.id or region.id in callable_:
@@ -218,6 +223,42 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         },
         **facts,
     )
+
+
+def _live_facts(found: dict[str, list], decided: Decided) -> dict[str, list]:
+    """The facts of one function without those in branches its launches' template constants never take, without
+    the ``if``s those constants decide, and with the conditions they decide dropped from the guards of the rest."""
+    return {
+        kind: [kept for fact in facts if (kept := _live_fact(fact, decided)) is not None]
+        for kind, facts in found.items()
+    }
+
+
+def _live_fact(fact, decided: Decided):
+    if isinstance(fact, BarrierUse):
+        if decided.is_dead(fact.barrier.region, fact.barrier.start_line):
+            return None
+        lists = ("written_before", "read_after", "read_next_round", "stored_before", "overwritten_after")
+        return fact.model_copy(
+            update={
+                name: [x for x in getattr(fact, name) if not decided.is_dead(x.region, x.start_line)] for name in lists
+            }
+        )
+    if decided.is_dead(fact.region, fact.start_line):
+        return None
+    if isinstance(fact, IfFact) and (fact.region, fact.start_line) in decided.conditions:
+        return None
+    guards = getattr(fact, "guards", None)
+    if not guards:
+        return fact
+    kept = []
+    for guard in guards:
+        value = decided.conditions.get((guard.region, guard.start_line))
+        if value is None:
+            kept.append(guard)
+        elif value != guard.holds:
+            return None
+    return fact if len(kept) == len(guards) else fact.model_copy(update={"guards": kept})
 
 
 def _chunk_loop(context: KernelContext, loop: Located) -> ChunkLoop:
@@ -348,6 +389,7 @@ def _body_facts(
         "conditional_expression",
         *_LOOPS,
         "subscript_expression",
+        "pointer_expression",
         "call_expression",
         "update_expression",
     ):
@@ -361,7 +403,7 @@ def _body_facts(
                 )
             continue
         if node.type == "init_declarator" or (
-            node.type == "assignment_expression" and _text(node.children[1]) in ("=", "+=")
+            node.type == "assignment_expression" and _text(node.children[1]) in ("=", *_SCALING)
         ):
             target, value = node.children[0], node.children[-1]
             value_names = set(re.findall(r"\w+", _text(value)))
@@ -376,10 +418,30 @@ def _body_facts(
                 and (THREAD_INDEX.search(_text(value)) or value_names & mapped)
             ):
                 mapped.add(name)
+                if name in memory_names:
+                    moved.add(
+                        name
+                    )  # a pointer placed at the thread's element: ``auto ty = load_ptr_batch(y, ..., tid * incy)``
                 statement = node.parent if node.parent is not None else node
                 facts["thread_mapping"].append(
                     ThreadMapping.model_construct(
                         **_located(region, statement), variable=name, expression=collapse(_text(value))
+                    )
+                )
+            if (
+                node.type == "assignment_expression"
+                and _text(node.children[1]) in _SCALING
+                and name in mapped
+                and name not in memory_names
+                and node.parent is not None
+                and node.parent.type == "expression_statement"
+                and not any(a.type in _LOOPS for a in _ancestors(node))
+            ):  # ``ty *= WIN``: the position rescaled before use
+                facts["thread_mapping"].append(
+                    ThreadMapping.model_construct(
+                        **_located(region, node.parent),
+                        variable=name,
+                        expression=f"{_text(node.children[1])} {collapse(_text(value))}",
                     )
                 )
             if (
@@ -442,6 +504,17 @@ def _body_facts(
                 and len(seen_access) < _MAX_ACCESSES
             ):
                 seen_access.add(text)
+                facts["global_accesses"].append(
+                    Access.model_construct(
+                        **_located(region, node), expression=text, guards=_guards(region, node, body)
+                    )
+                )
+        elif node.type == "pointer_expression" and _text(node).startswith("*"):
+            argument = node.child_by_field_name("argument")
+            name = _text(argument) if argument is not None and argument.type == "identifier" else ""
+            text = collapse(_text(node))
+            if name in moved and name in memory_names and text not in seen_access and len(seen_access) < _MAX_ACCESSES:
+                seen_access.add(text)  # ``*ty`` with ``auto ty = load_ptr_batch(y, batch, offset_y + tid * incy, ...)``
                 facts["global_accesses"].append(
                     Access.model_construct(
                         **_located(region, node), expression=text, guards=_guards(region, node, body)
@@ -541,6 +614,7 @@ def _lds_aliases(body: ts.Node, lds_params: frozenset[str] = frozenset()) -> set
             declarator, value = child.child_by_field_name("declarator"), child.child_by_field_name("value")
             if declarator is not None and value is not None and declarator.type == "pointer_declarator":
                 pointers.append((_declared_name(declarator), set(re.findall(r"\w+", _text(value)))))
+    pointers += _assigned_pointers(body)
     grew = True
     while grew:
         grew = False
@@ -549,6 +623,31 @@ def _lds_aliases(body: ts.Node, lds_params: frozenset[str] = frozenset()) -> set
                 aliases.add(name)
                 grew = True
     return aliases
+
+
+def _assigned_pointers(body: ts.Node) -> list[tuple[str, set[str]]]:
+    """Pointer locals declared without a value and given one by a single assignment (``T* sA; ... sA =
+    reinterpret_cast<T*>(smem) + blockDim.y;``), with the names that value reads."""
+    declared = {
+        _declared_name(child)
+        for node in _nodes(body, "declaration")
+        for child in node.named_children
+        if child.type == "pointer_declarator"
+    }
+    assigned: dict[str, list[set[str]]] = {}
+    for node in _nodes(body, "assignment_expression"):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        if (
+            left is not None
+            and right is not None
+            and left.type == "identifier"
+            and _text(left) in declared
+            and operator is not None
+            and operator.type == "="
+        ):
+            assigned.setdefault(_text(left), []).append(set(re.findall(r"\w+", _text(right))))
+    return [(name, values[0]) for name, values in assigned.items() if len(values) == 1]
 
 
 _POINTER_ARGUMENT = re.compile(r"^[&(\s]*(?:reinterpret_cast<[^>]*>\s*\(|\([\w\s:<>*]+\*\s*\))?\s*&?\s*(\w+)")
@@ -613,6 +712,9 @@ def _last_identifier(declaration: ts.Node) -> str:
     return names[-1] if names else ""
 
 
+_POINTER_LOAD = re.compile(r"\s*(?:\w+::)*\w*ptr\w*\s*(?:<[^;]*>)?\s*\(")
+
+
 def _pointer_locals(body: ts.Node) -> set[str]:
     """Locals declared as pointers into global memory (``const T* x = ...``): not ``__shared__`` arrays, and not
     pointers computed from them (``T* y = reinterpret_cast<T*>(lmem) + n``)."""
@@ -624,10 +726,11 @@ def _pointer_locals(body: ts.Node) -> set[str]:
             continue
         for child in node.named_children:
             declarator = child.child_by_field_name("declarator") if child.type == "init_declarator" else child
-            if declarator is None or declarator.type != "pointer_declarator":
+            value = child.child_by_field_name("value") if child.type == "init_declarator" else None
+            loads_pointer = value is not None and _POINTER_LOAD.match(_text(value))  # ``auto B = load_ptr_batch(...)``
+            if declarator is None or (declarator.type != "pointer_declarator" and not loads_pointer):
                 continue
             name = _declared_name(declarator)
-            value = child.child_by_field_name("value") if child.type == "init_declarator" else None
             if value is not None and set(re.findall(r"\w+", _text(value))) & lds:
                 lds.add(name)
             else:
@@ -874,12 +977,27 @@ _SCALAR_UPDATE = re.compile(r"(?<![\w\].>])\b([A-Za-z_]\w*)\s*(\+=|-=|\*=|=(?!=)
 _REGISTER_UPDATE = re.compile(r"\b[A-Za-z_]\w*\s*\[[^\]]*\]\s*\+=")  # ``sum[k] += ...``: partial sums held per thread
 
 
-def _accumulates(body: str) -> bool:
-    """Whether a loop body adds into a scalar: ``sum += ...`` or ``acc = f(..., acc)``."""
+_SELECTS = re.compile(r"\bif\s*\([^;{}]*?\b(\w+)\s*[<>]=?\s*(\w+)[^;{}]*\)\s*\{?\s*\1\s*=\s*\2\s*;")
+
+
+def _accumulates(body: str, loop_variables: set[str] = frozenset()) -> bool:
+    """Whether a loop body folds values into one: ``sum += ...``, ``acc = f(..., acc)``, ``res[k] += ...`` at a
+    subscript the loop does not step (``ipiv[j] += k`` over ``j`` updates elements), or a running maximum
+    (``if(val1 < val2) { val1 = val2; ...``)."""
     for name, operator, value in _SCALAR_UPDATE.findall(body):
         if operator != "=" or re.search(rf"\b{re.escape(name)}\b", value):
             return True
-    return bool(_REGISTER_UPDATE.search(body))
+    for update in _REGISTER_UPDATE.finditer(body):
+        if not set(re.findall(r"\w+", update.group(0).partition("[")[2])) & loop_variables:
+            return True
+    return bool(_SELECTS.search(body))
+
+
+def _stepped(header: str) -> set[str]:
+    """The variables a ``for`` header steps (``j += SYTRF_MAX_THDS``, ``i++``)."""
+    clauses = header.partition("(")[2].split(";")
+    step = clauses[2] if len(clauses) > 2 else ""
+    return {a or b for a, b in re.findall(r"(\w+)\s*(?:\+\+|--|[-+*/]=)|(?:\+\+|--)\s*(\w+)", step)}
 
 
 def _loop_fact(region: Region, node: ts.Node, guards: list[GuardFact] | None = None) -> LoopFact:
@@ -906,7 +1024,7 @@ def _loop_fact(region: Region, node: ts.Node, guards: list[GuardFact] | None = N
         header=collapse(LINE_COMMENT.sub("", header_text)),
         depth=depth,
         unroll=unroll,
-        accumulates=body is not None and _accumulates(_text(body)),
+        accumulates=body is not None and _accumulates(_text(body), _stepped(header_text)),
         body_end=region.start_line + node.end_point[0],
         guards=guards or [],
     )

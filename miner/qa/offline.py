@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/22"
+GENERATOR = "static-facts/23"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -51,6 +51,7 @@ KINDS: dict[str, str] = {  # question kind -> category
     "scalar_shortcuts": "constraints",
 }
 _THREAD_X = ("threadIdx.x", "hipThreadIdx_x")
+_MAX_THREAD_LOOPS = 4
 _STRIDE_PREFIXES = ("inc", "ld", "stride")
 
 
@@ -226,8 +227,9 @@ class OfflineGenerator:
         answer += self._listed(" Each thread also loops over the elements in ", own_loops, evidence, lambda x: x.header)
         answer += self._listed(" Each thread then works on ", touched, evidence, _subscript, joined)
         if one_thread:
+            single = all(_ONE_FLAT_THREAD.search(g.text) for a in one_thread for g in a.guards if _one_thread_guard(g))
             answer += (
-                " One thread alone accesses "
+                (" One thread alone accesses " if single else " Only the threads that a `== 0` test picks access ")
                 + joined(
                     [f"`{_subscript(a)}`{self._in(a)} ({at(a)}, when {_guarded_by(a.guards)})" for a in one_thread]
                 )
@@ -338,13 +340,16 @@ class OfflineGenerator:
             return []
         parts, evidence = [], []
         for decl in shared:
-            shape = " x ".join(f"`{e}`" for e in decl.extents if e) or "a runtime size"
             where = f" in `{self._region(decl.region).name}`" if self._region(decl.region) else ""
-            parts.append(
-                f"`{decl.declaration}`{where} ({at(decl)}): elements of `{decl.element_type}`, extents {shape}"
-                if decl.element_type
-                else f"`{decl.declaration}`{where} ({at(decl)})"
-            )
+            if not decl.element_type:
+                parts.append(f"`{decl.declaration}`{where} ({at(decl)})")
+            elif not decl.extents:
+                parts.append(f"`{decl.declaration}`{where} ({at(decl)}): one `{decl.element_type}` shared by the block")
+            else:
+                shape = " x ".join(f"`{e}`" for e in decl.extents if e) or "a size set at launch"
+                parts.append(
+                    f"`{decl.declaration}`{where} ({at(decl)}): elements of `{decl.element_type}`, extents {shape}"
+                )
             evidence += cite(decl, decl.name)
         carving = self.facts.lds_carving
         if carving:
@@ -443,20 +448,31 @@ class OfflineGenerator:
                 )
                 and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
             ),
-            key=lambda loop: (loop.region != self.context.kernel.id, -loop.depth),  # the kernel's own, innermost
+            key=lambda loop: (loop.region != self.context.kernel.id, loop.start_line),  # the kernel's own first
         )
         if strided:
-            loop = strided[0]
-            levels.append(f"per thread, adding up in the loop `{loop.header}`{self._in(loop)} ({at(loop)})")
-            evidence += cite(loop)
+            own = [loop for loop in strided if loop.region == strided[0].region][:_MAX_THREAD_LOOPS]
+            levels.append(
+                f"per thread, folding its elements into one value in the loop{'s' if len(own) > 1 else ''} "
+                + joined([f"`{loop.header}`{self._in(loop)} ({at(loop)})" for loop in own])
+            )
+            evidence += [e for loop in own for e in cite(loop)]
         if f.cross_lane:
             shown = _first_per(f.cross_lane, lambda c: (c.region, c.name))
             levels.append("across a wavefront, " + "; ".join(f"`{c.name}`{self._in(c)} ({at(c)})" for c in shown))
             evidence += [e for c in shown for e in cite(c, c.name)]
         tree = _lds_tree(f)
         if tree:
+            tree_regions = {t.region for t in tree}
+            tree_names = {
+                a.expression.partition("[")[0].strip()
+                for a in f.lds_accesses
+                if a.region in tree_regions
+                and set(WORD.findall(a.expression.partition("[")[2])) & _tree_variables(tree)
+            }
             staged = _first_per(f.shared, lambda s: (s.region, s.name))
-            barriers = f.barriers
+            staged = [s for s in staged if s.name in tree_names] or staged
+            barriers = [b for b in f.barriers if b.region in tree_regions] or f.barriers
             levels.append(
                 "across the block, through LDS "
                 + ", ".join(f"`{s.name}`{self._in(s)} ({at(s)})" for s in staged)
@@ -471,6 +487,34 @@ class OfflineGenerator:
                 for t in tree
             )
             evidence += [e for loop in tree for e in cite(loop)]
+            for loop in (t for t in tree if hasattr(t, "header")):
+                lock_step = [
+                    a
+                    for a in f.lds_accesses
+                    if a.region == loop.region
+                    and a.start_line > loop.body_end
+                    and not any(
+                        b.region == a.region and loop.body_end < b.start_line < a.start_line for b in f.barriers
+                    )
+                ]
+                if lock_step:
+                    first, last = lock_step[0], lock_step[-1]
+                    levels[-1] += (
+                        f", then within one wavefront in lock step, with no barrier, from `{_subscript(first)}` "
+                        f"({at(first)}) to `{_subscript(last)}` ({at(last)})"
+                    )
+                    evidence += cite(first) + cite(last)
+            last_barrier = {b.region: b.start_line for b in sorted(barriers, key=lambda b: b.start_line)}
+            combined = [
+                c
+                for c in (*f.reductions, *f.cross_lane)
+                if c.region in tree_regions and c.start_line > last_barrier.get(c.region, 1 << 30)
+            ]
+            if combined:
+                levels[-1] += ", whose slots are then combined by " + joined(
+                    [f"`{c.text}`{self._in(c)} ({at(c)})" for c in _first_per(combined, lambda c: c.start_line)]
+                )
+                evidence += [e for c in combined for e in cite(c)]
         shown = _first_per(f.reductions, lambda c: (c.region, c.name))
         block_calls = [c for c in shown if self._reduces_with(c.name, f.barriers)]
         unknown = [
@@ -519,10 +563,28 @@ class OfflineGenerator:
                         f"`{later[0].launcher_name}` then launches `{later[1]}` ({at(later[0].statement)}) to combine them"
                     )
                     evidence += cite(later[0].statement)
+                elif self._batch_indexed(store):
+                    levels.append(
+                        f"not across the grid: each block stores the result of its own batch instance ({where})"
+                    )
                 elif later is not None or re.search(r"work|partial|tmp|scratch", store.expression, re.IGNORECASE):
                     levels.append(f"across blocks, each block stores its own value ({where})")
                 else:
                     levels.append(f"not across the grid: each block writes its own result ({where})")
+                direct = [s for s in f.stores if _one_thread(s) and s not in per_block and s.guards != store.guards]
+                if direct and later is not None:
+                    levels[-1] += (
+                        f"; on the single-block path one thread stores the result directly, `{direct[-1].expression}`"
+                        f"{self._in(direct[-1])} ({at(direct[-1])}{_guard_clause(direct[-1].guards)})"
+                    )
+                    evidence += cite(direct[-1]) + [e for g in direct[-1].guards for e in cite(g)]
+            elif not per_block and (result := [s for s in f.stores if _one_thread(s)]) and (tree or f.cross_lane):
+                store = result[-1]
+                levels.append(
+                    f"not across blocks: one thread stores the block's result, `{store.expression}`{self._in(store)} "
+                    f"({at(store)}{_guard_clause(store.guards)})"
+                )
+                evidence += cite(store) + [e for g in store.guards for e in cite(g)]
         if len(levels) < 2 and not shown:
             return []
         unexplained = (f.shared and not tree) or f.atomics or unknown  # what this reading does not classify
@@ -540,7 +602,7 @@ class OfflineGenerator:
             )
             evidence += [e for s in staged for e in cite(s, s.name)] + [e for b in f.barriers for e in cite(b, b.name)]
         if not f.cross_lane:
-            answer += " No stage works within a wavefront: there is no shuffle or other cross-lane operation."
+            answer += " It uses no shuffle or other cross-lane operation."
         return [
             self._item(
                 "reduction_hierarchy",
@@ -549,6 +611,21 @@ class OfflineGenerator:
                 evidence,
             )
         ]
+
+    def _batch_indexed(self, store) -> bool:
+        """Whether a store's block index is only the y or z one (``pivotidx[bid]`` with ``bid = hipBlockIdx_y``): the
+        blocks of one batch instance are one, so there is nothing across blocks to combine."""
+        if re.search(r"blockIdx\.x|hipBlockIdx_x|gridDim", store.expression):
+            return False
+        words = set(WORD.findall(_subscript(store).partition("[")[2]))
+        by_block = [
+            m
+            for m in self.facts.thread_mapping
+            if m.region == store.region and m.variable in words and _BLOCK.search(m.expression)
+        ]
+        return bool(by_block) and all(
+            not re.search(r"blockIdx\.x|hipBlockIdx_x|threadIdx|hipThreadIdx", m.expression) for m in by_block
+        )
 
     def _leads_on(self, loop) -> bool:
         """Whether a caller's chunk loop calls a region further down the kernel's paths (the 32-bit launcher), not
@@ -575,24 +652,18 @@ class OfflineGenerator:
         return False
 
     def _later_launch(self) -> tuple[LaunchFact, str] | None:
-        """The launch that follows this kernel's first launch in the same launcher, and the kernel it starts."""
-        own = {(launch.launcher, launch.statement.start_line) for launch in self.facts.launches}
-        if not own:
-            return None
-        launcher, line = min(own)
-        first = next(
-            launch
-            for launch in self.facts.launches
-            if (launch.launcher, launch.statement.start_line) == (launcher, line)
-        )
-        for launch, site in zip(self.facts.dispatch, self.context.dispatched_sites, strict=True):
-            if (
-                launch.launcher == launcher
-                and launch.statement.start_line > line
-                and site.kernel != self.context.kernel.id
-                and not _alternatives(first, launch)
-            ):
-                return launch, _kernel_name(site.kernel_expr)
+        """A launch that follows one of this kernel's launches in the same launcher, on the same path, and the
+        kernel it starts."""
+        own = sorted(self.facts.launches, key=lambda launch: (launch.launcher, launch.statement.start_line))
+        for first in own:
+            for launch, site in zip(self.facts.dispatch, self.context.dispatched_sites, strict=True):
+                if (
+                    launch.launcher == first.launcher
+                    and launch.statement.start_line > first.statement.start_line
+                    and site.kernel != self.context.kernel.id
+                    and not _alternatives(first, launch)
+                ):
+                    return launch, _kernel_name(site.kernel_expr)
         return None
 
     # -- launch ---------------------------------------------------------------------------------
@@ -749,7 +820,6 @@ class OfflineGenerator:
     # -- constraints and edge cases -------------------------------------------------------------
 
     def _bounds_checks(self) -> list[QAItem]:
-        mapped = {m.variable for m in self.facts.thread_mapping}
         positions = {
             m.variable
             for m in self.facts.thread_mapping
@@ -764,12 +834,16 @@ class OfflineGenerator:
             _first_per([*self.facts.boundary_checks, *exits], lambda c: (c.region, c.start_line)),
             key=lambda c: (c.region != self.context.kernel.id, c.region, c.start_line),
         )
-        strided = [
-            loop
-            for loop in self.facts.loops
-            if (_thread_strided(loop.header, mapped) or _bounds_position(loop.header, positions))
-            and not _relative_bound(loop.header, mapped)
-        ]
+        mapped = {m.variable for m in self.facts.thread_mapping}
+        mapped_in = _per_region(self.facts.thread_mapping)
+        strided = []
+        for loop in self.facts.loops:
+            # a name mapped in another function is the helper's parameter; one the loop declares is its own counter
+            own = mapped_in.get(loop.region, set()) | (mapped - _declared_in(loop.header))
+            if (_thread_strided(loop.header, own) or _bounds_position(loop.header, own & positions)) and not (
+                _relative_bound(loop.header, own)
+            ):
+                strided.append(loop)
         if not checks and not strided:
             return []
         answer = f"{self.short} tests the thread's position with " + "; ".join(
@@ -778,7 +852,8 @@ class OfflineGenerator:
         )
         if strided:
             bounds = [
-                f"`{_loop_condition(loop.header)}` in `{loop.header}`{self._in(loop)} ({at(loop)})" for loop in strided
+                f"`{_loop_condition(loop.header)}` in `{loop.header}`{self._in(loop)} ({at(loop)}{under(loop)})"
+                for loop in strided
             ]
             answer = (answer + "; and " if checks else f"{self.short} keeps its threads in range with ") + (
                 "the bounds of its loops over the thread's elements: " + "; ".join(bounds)
@@ -835,7 +910,7 @@ class OfflineGenerator:
             return []  # launched only for increments of 1: a negative one never reaches it
         return self._path_item(
             "negative_increments",
-            self.facts.negative_increments,
+            [c for c in self.facts.negative_increments if self._flows_on(c)],
             f"What do the callers of {self.kernel} do when an increment is negative?",
             "They handle it in",
         )
@@ -847,6 +922,25 @@ class OfflineGenerator:
             f"Which values of alpha or beta let {self.kernel} or its callers skip or shorten the work?",
             "They test",
         )
+
+    def _flows_on(self, statement: Located) -> bool:
+        """Whether the variable a caller's statement sets reaches this kernel: it is an argument of the kernel's
+        launch in that caller, or of a call there of the next function on the kernel's path (``shiftx`` of the
+        tbmv launcher goes to the tbmv kernel, not to the copy launcher it also calls)."""
+        declared = re.match(r"\s*(?:[\w:<>]+\s+)*?(\w+)\s*=(?!=)", statement.text)
+        region = self._region(statement.region)
+        if declared is None or region is None:
+            return True
+        variable = declared.group(1)
+        launches = [launch for launch in self.facts.launches if launch.launcher == region.id]
+        if launches:
+            return any(variable in WORD.findall(launch.statement.text + launch.expansion) for launch in launches)
+        callees = {r.name for r in (*self.context.path, self.context.kernel) if r.id != region.id}
+        after = "\n".join(region.code.split("\n")[statement.end_line - region.start_line + 1 :])
+        for call in re.finditer(r"\b(\w+)\s*(?:<[^;(]*?>)?\s*\(", after):
+            if call.group(1) in callees and variable in WORD.findall(after[call.end() : after.find(";", call.end())]):
+                return True
+        return False
 
     def _path_item(self, kind: str, found: list[Located], question: str, lead: str) -> list[QAItem]:
         if not found:
@@ -1134,17 +1228,23 @@ def _count(number: int, noun: str) -> str:
 
 _ELEMENTS_SHOWN = 16
 _ONE_THREAD = re.compile(r"\b(?:tid|tx|ty|tz|lid|threadIdx\.[xyz]|hipThreadIdx_[xyz])\s*==\s*0\b")
+_BLOCK = re.compile(r"blockIdx|hipBlockIdx")
+_ONE_FLAT_THREAD = re.compile(r"\b(?:tid|tx|lid|threadIdx\.x|hipThreadIdx_x)\s*==\s*0\b")  # one thread of the block
 
 
 def _assignment(mapping) -> str:
-    if mapping.expression.startswith("+= "):
+    if re.match(r"(?:\+|-|\*|<<)= ", mapping.expression):
         return f"{mapping.variable} {mapping.expression}"
     return f"{mapping.variable} = {mapping.expression}"
 
 
 def _one_thread(access) -> bool:
     """An access made under ``if(tid == 0)`` (its then-branch): by one thread, not each."""
-    return any(_ONE_THREAD.search(g.text) and g.holds for g in getattr(access, "guards", []))
+    return any(_one_thread_guard(g) for g in getattr(access, "guards", []))
+
+
+def _one_thread_guard(guard) -> bool:
+    return bool(_ONE_THREAD.search(guard.text)) and guard.holds
 
 
 def _key(access) -> tuple[str, str]:
@@ -1183,11 +1283,33 @@ def _bounds_position(header: str, positions: set[str]) -> bool:
 
 def _relative_bound(header: str, mapped: set[str]) -> bool:
     """A loop bounded relative to the thread's own position (``k < tx + DIM_X / 2``): it walks a window of the
-    thread's, not the data's extent."""
-    bound = re.split(r"<=?|>=?|!=", _loop_condition(header), maxsplit=1)
-    return len(bound) == 2 and bool(
-        THREAD_INDEX.search(bound[1]) or mapped & set(WORD.findall(bound[1])) - set(WORD.findall(bound[0]))
-    )
+    thread's, not the data's extent. Each term of an ``&&`` is read on its own (``j < WIN && i < n - 1`` bounds
+    the position ``i`` by ``n``)."""
+    relative = []
+    for term in _CONJUNCTS.split(_loop_condition(header)):
+        bound = re.split(r"<=?|>=?|!=", term, maxsplit=1)
+        if len(bound) != 2:
+            continue
+        relative.append(
+            bool(THREAD_INDEX.search(bound[1]) or mapped & set(WORD.findall(bound[1])) - set(WORD.findall(bound[0])))
+        )
+    return bool(relative) and all(relative)
+
+
+_CONJUNCTS = re.compile(r"&&")
+
+
+def _declared_in(header: str) -> set[str]:
+    """The counters a ``for`` header declares with a type (``for(int i = 0; ...)``: ``i``)."""
+    init = header.partition("(")[2].partition(";")[0]
+    return set(re.findall(r"\b(?:[\w:]+[\s*&]+)(\w+)\s*=", init))
+
+
+def _per_region(mappings) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for mapping in mappings:
+        found.setdefault(mapping.region, set()).add(mapping.variable)
+    return found
 
 
 def _loop_condition(header: str) -> str:
@@ -1237,6 +1359,14 @@ def _guarded_by(guards) -> str:
 _HALVING = re.compile(
     r"\bfor\s*\((?:[^;]*?\b(\w+)\s*=)[^;]*;[^;]*;\s*(?:\1\s*(?:/=\s*2|>>=\s*1)|\1\s*=\s*\1\s*(?:/\s*2|>>\s*1))"
 )
+
+
+def _tree_variables(tree: list) -> set[str]:
+    """The halving strides and wavefront indices of an LDS tree (``s`` of ``sdata[tid + s]``, ``wave``)."""
+    return {
+        match.group(1) if hasattr(t, "header") and (match := _HALVING.search(t.header)) else getattr(t, "variable", "")
+        for t in tree
+    } - {""}
 
 
 def _lds_tree(facts: KernelFacts) -> list:

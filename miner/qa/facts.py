@@ -29,7 +29,7 @@ from miner.models import (
 from miner.qa.constants import Decided, decided_branches
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.launch_facts import by_line, launch_fact
-from miner.qa.overloads import reachable
+from miner.qa.overloads import argument_count, reachable
 from miner.qa.path_facts import path_facts
 from miner.qa.syntax import LINE_COMMENT, parse_code
 
@@ -204,7 +204,13 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         if region.id == kernel.id or region.id in callable_:
             for kind, found in per_region[region.id].items():
                 facts[kind] += found
-    launches = [launch_fact(context, site) for site in context.launch_sites if context.region(site.launcher)]
+    params = [collapse(_text(p)) for p in _params(function)]
+    launches = [
+        launch
+        for site in context.launch_sites
+        if context.region(site.launcher)
+        and _takes(params, _kernel_arguments(launch := launch_fact(context, site), kernel.name))
+    ]
     dispatch = [launch_fact(context, site) for site in context.dispatched_sites]
     return KernelFacts.model_construct(
         kernel=kernel.id,
@@ -212,7 +218,7 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         signature=signature,
         launch_bounds=collapse(bounds.group(1)) if bounds else "",
         template_params=_template_params(tree),
-        params=[collapse(_text(p)) for p in _params(function)],
+        params=params,
         launches=launches,
         dispatch=dispatch,
         early_exits=_early_exits(context),
@@ -223,6 +229,37 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         },
         **facts,
     )
+
+
+_LEADING_ARGUMENTS = {"ROCBLAS_LAUNCH_KERNEL_GRID": 6}  # the macro's own grid, then hipLaunchKernelGGL's five
+
+
+def _kernel_arguments(launch, kernel: str) -> int | None:
+    """How many arguments a launch passes the kernel; None when the statement does not show them whole."""
+    text = launch.expansion or launch.statement.text
+    chevrons = re.search(r">>>\s*\(", text)
+    if chevrons:
+        return argument_count("kernel" + text[chevrons.start() + 3 :], "kernel")
+    if not (launch.via and re.fullmatch(r"\w+", launch.via)):
+        return None
+    named = re.search(rf"\b{re.escape(kernel)}\b", text)
+    if named is None:
+        return None  # a library macro that launches it (``LAUNCH_ALL(n)``): its arguments are not shown
+    start = text.rfind(launch.via, 0, named.start())  # a macro expanding to several launches: this kernel's
+    text = text[max(start, 0) :]
+    total = argument_count(text, launch.via)
+    if total is None or re.search(r"[(,]\s*[A-Z][A-Z0-9_]{2,}\s*[,)]", text.partition(kernel)[2]):
+        return None  # an argument list in a macro (``GBMV_COMMON_ARGS``) the statement does not expand
+    return total - _LEADING_ARGUMENTS.get(launch.via, 5)
+
+
+def _takes(params: list[str], count: int | None) -> bool:
+    """Whether a kernel of these parameters can be launched with ``count`` arguments: a launch of another overload
+    of the same name (rocSOLVER's 4-argument ``set_tau`` against the 3-parameter one) is not this kernel's."""
+    if count is None or not params or any("..." in p for p in params):
+        return True
+    required = sum(1 for p in params if "=" not in p)
+    return required <= count <= len(params)
 
 
 def _live_facts(found: dict[str, list], decided: Decided) -> dict[str, list]:
@@ -353,7 +390,8 @@ def _params(function: ts.Node | None) -> list[ts.Node]:
         return []
     declarator = next((n for n in _walk(function) if n.type == "function_declarator"), None)
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    return [c for c in params.named_children if c.type == "parameter_declaration"] if params is not None else []
+    kinds = ("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration")
+    return [c for c in params.named_children if c.type in kinds] if params is not None else []
 
 
 @lru_cache(maxsize=4096)
@@ -873,22 +911,35 @@ def _barrier_uses(
                 )
             )
         ]
-        accesses = [(a, w) for a, w, b, n in reaching if accesses_of[id(n)]]
-        written = [a for a, w in accesses if w and after <= a.start_line < barrier.start_line]
-        read = [a for a, w in accesses if not w and barrier.start_line < a.start_line < until]
+        accesses = [(a, w, b) for a, w, b, n in reaching if accesses_of[id(n)]]
+        written_in = [(a, b) for a, w, b in accesses if w and after <= a.start_line < barrier.start_line]
         holding = [(first, last, n) for first, last, n in loops if first <= barrier.start_line <= last]
         read_before = {b for a, w, b, _ in reaching if b and not w and after <= a.start_line < barrier.start_line}
+        in_loop = (
+            [b.start_line for b in barriers if holding[-1][0] <= b.start_line <= holding[-1][1]] if holding else []
+        )
+        if len(in_loop) > 1 and barrier.start_line == in_loop[0]:  # the previous round's tail comes before it
+            tail = [(a, w, b, n) for a, w, b, n in reaching if in_loop[-1] < a.start_line <= holding[-1][1]]
+            written_in += [(a, b) for a, w, b, n in tail if w and accesses_of[id(n)]]
+            read_before |= {b for a, w, b, _ in tail if b and not w}
+        written = [a for a, _ in written_in]
+        written_names = {b for _, b in written_in}
+        ordered = None if "" in written_names else written_names  # a helper handed LDS writes what it writes
+        read = [
+            a
+            for a, w, b in accesses
+            if not w and barrier.start_line < a.start_line < until and (ordered is None or b in ordered)
+        ]
         overwritten = [
             a for a, w, b, _ in reaching if w and b in read_before and barrier.start_line < a.start_line < until
         ]
         loop, next_round = None, []
         if holding:
             first, last, node = holding[-1]
-            in_loop = [b.start_line for b in barriers if first <= b.start_line <= last]
             if barrier.start_line == in_loop[-1]:  # the loop's last barrier: next round's top comes after it
                 loop = _loop_fact(region, node)
                 top = [(a, w, b) for a, w, b, _ in reaching if first <= a.start_line < in_loop[0]]
-                next_round = [a for a, w, b in top if not w and b in lds]
+                next_round = [a for a, w, b in top if not w and b in lds and (ordered is None or b in ordered)]
                 if not overwritten:  # the next round's writes, at the top of the loop, over what this one read
                     overwritten = [a for a, w, b in top if w and b in read_before]
         uses.append(
@@ -977,6 +1028,7 @@ _SCALAR_UPDATE = re.compile(r"(?<![\w\].>])\b([A-Za-z_]\w*)\s*(\+=|-=|\*=|=(?!=)
 _REGISTER_UPDATE = re.compile(r"\b[A-Za-z_]\w*\s*\[[^\]]*\]\s*\+=")  # ``sum[k] += ...``: partial sums held per thread
 
 
+_FUNCTOR_FOLD = re.compile(r"\b\w+\s*\{\s*\}\s*\(\s*\w+\s*,")  # ``REDUCE{}(winner, work[i])``
 _SELECTS = re.compile(r"\bif\s*\([^;{}]*?\b(\w+)\s*[<>]=?\s*(\w+)[^;{}]*\)\s*\{?\s*\1\s*=\s*\2\s*;")
 
 
@@ -990,7 +1042,7 @@ def _accumulates(body: str, loop_variables: set[str] = frozenset()) -> bool:
     for update in _REGISTER_UPDATE.finditer(body):
         if not set(re.findall(r"\w+", update.group(0).partition("[")[2])) & loop_variables:
             return True
-    return bool(_SELECTS.search(body))
+    return bool(_SELECTS.search(body) or _FUNCTOR_FOLD.search(body))
 
 
 def _stepped(header: str) -> set[str]:

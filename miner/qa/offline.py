@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/23"
+GENERATOR = "static-facts/24"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -129,7 +129,10 @@ class OfflineGenerator:
                 if len(chosen) == 1:
                     part += f", which is {per[0]}"
                 else:
-                    part += f", which has {_count(len(chosen), 'overload')} chosen by argument type: " + "; ".join(per)
+                    part += (
+                        f", which resolves by argument type to one of {_count(len(chosen), 'overload')} live for "
+                        "these entries: " + "; ".join(per)
+                    )
                     if shared:
                         part += " (which one each entry's instantiation takes at this call is not resolved per kernel)"
             described.add(lookup)
@@ -443,6 +446,7 @@ class OfflineGenerator:
                 loop
                 for loop in f.loops
                 if loop.accumulates
+                and not _one_thread(loop)
                 and not any(
                     c.region == loop.region and loop.start_line <= c.start_line <= loop.body_end for c in combining
                 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from miner.models import Bundle, Evidence, LaunchSite, Provenance, QAItem, Region
 from miner.qa.context import live_kernels
 from miner.qa.facts import kernel_facts
@@ -37,7 +39,7 @@ def _region(role: str, name: str, code: str, start: int) -> Region:
         start_line=start,
         end_line=end,
         code=code,
-        sha256="0" * 64,
+        sha256=hashlib.sha256(code.encode()).hexdigest(),  # what a mine records: memoised facts follow it
         exec_space="global" if role == "kernel" else "host",
         entries=["lib_sscal"],
         live_for=["lib_sscal"],

@@ -144,3 +144,71 @@ def test_a_shared_scalar_is_one_value_not_an_array_of_runtime_size() -> None:
 def test_a_bound_on_the_position_joined_by_and_to_a_counter_bound_is_a_bounds_check() -> None:
     answer = _item(_position_context(), "bounds_checks").answer
     assert "`j < WIN && tid < n` in `for(int j = 0; j < WIN && tid < n; j++)` (lines 22-23)" in answer
+
+
+def test_a_launch_passing_another_overloads_number_of_arguments_is_not_this_kernels() -> None:
+    launcher = """template <typename T>
+void launch_scale(int n, const T* x, T* w, T* y, hipStream_t stream)
+{
+    if(n > 0)
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(1), dim3(256), 0, stream, n, x, w, y, n);
+}"""
+    context = make_context(
+        ONE_BLOCK_KERNEL, launcher, 24, "hipLaunchKernelGGL", ("dim3(1)", "dim3(256)", "0", "stream")
+    )
+    assert kernel_facts(context).launches == []  # five arguments: ``scale_kernel`` takes four
+    fits = make_context(
+        ONE_BLOCK_KERNEL,
+        launcher.replace(", n);", ");"),
+        24,
+        "hipLaunchKernelGGL",
+        ("dim3(1)", "dim3(256)", "0", "stream"),
+    )
+    assert len(kernel_facts(fits).launches) == 1
+
+
+LOOP_BARRIERS_KERNEL = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, T* y)
+{
+    __shared__ T xs[NB];
+    __shared__ T acc[NB];
+    xs[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    for(int b = 0; b < n; b++)
+    {
+        T r = xs[threadIdx.x] * 2;
+        __syncthreads();
+        acc[threadIdx.x] = r;
+        __syncthreads();
+        if(threadIdx.x == 0)
+            for(int k = 0; k < NB; k++)
+                REDUCE{}(r, acc[k]);
+        y[b] = r;
+    }
+}"""
+
+
+def test_a_barrier_orders_only_the_arrays_written_before_it_and_the_first_in_a_loop_guards_the_last_rounds_reads() -> (
+    None
+):
+    context = make_context(
+        LOOP_BARRIERS_KERNEL, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream")
+    )
+    first_in_loop, last_in_loop = kernel_facts(context).barrier_uses[1:]
+    assert [w.start_line for w in first_in_loop.overwritten_after] == [21]  # acc, read at line 25 the round before
+    assert [r.start_line for r in last_in_loop.read_after] == [25]
+    assert last_in_loop.read_next_round == []  # xs is read at the top of the loop, but acc was written
+    folding = [loop for loop in kernel_facts(context).loops if loop.header.startswith("for(int k")]
+    assert folding and folding[0].accumulates  # ``REDUCE{}(r, acc[k])`` folds into r
+
+
+BRANCHED_LAUNCHER = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
+{
+    if(n <= 0)
+        return;
+    if(device)
+    {
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(n), dim3(256), 0, stream, n, x, y);
+    }
+}"""

@@ -28,7 +28,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/24"
+GENERATOR = "static-facts/25"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -230,7 +230,9 @@ class OfflineGenerator:
         answer += self._listed(" Each thread also loops over the elements in ", own_loops, evidence, lambda x: x.header)
         answer += self._listed(" Each thread then works on ", touched, evidence, _subscript, joined)
         if one_thread:
-            single = all(_ONE_FLAT_THREAD.search(g.text) for a in one_thread for g in a.guards if _one_thread_guard(g))
+            single = not self._multi_dimensional_block() and all(
+                _ONE_FLAT_THREAD.search(g.text) for a in one_thread for g in a.guards if _one_thread_guard(g)
+            )
             answer += (
                 (" One thread alone accesses " if single else " Only the threads that a `== 0` test picks access ")
                 + joined(
@@ -318,7 +320,8 @@ class OfflineGenerator:
                 elif stride.startswith(_STRIDE_PREFIXES):
                     parts.append(
                         f"`{access.expression}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
-                        f"threads touch elements `{stride}` apart: the access coalesces only when `{stride}` is 1"
+                        f"threads touch elements `{stride}` apart: the access coalesces only when `{stride}` is "
+                        + ("1 or -1" if stride.startswith("inc") else "1")
                     )
                 else:
                     parts.append(
@@ -457,7 +460,7 @@ class OfflineGenerator:
         if strided:
             own = [loop for loop in strided if loop.region == strided[0].region][:_MAX_THREAD_LOOPS]
             levels.append(
-                f"per thread, folding its elements into one value in the loop{'s' if len(own) > 1 else ''} "
+                f"per thread, accumulating partial results in the loop{'s' if len(own) > 1 else ''} "
                 + joined([f"`{loop.header}`{self._in(loop)} ({at(loop)})" for loop in own])
             )
             evidence += [e for loop in own for e in cite(loop)]
@@ -534,12 +537,13 @@ class OfflineGenerator:
         if unknown:
             levels.append("through " + "; ".join(f"`{c.text}`{self._in(c)} ({at(c)})" for c in unknown))
             evidence += [e for c in unknown for e in cite(c, c.name)]
-        if f.atomics:
+        counters = [a for a in f.atomics if _COUNTER.search(a.text)]  # ``atomicAdd(completed, 1)`` counts, sums nothing
+        summing = [a for a in f.atomics if a not in counters]
+        if summing:
             levels.append(
-                "through atomic updates of memory: "
-                + "; ".join(f"`{a.name}`{self._in(a)} ({at(a)})" for a in f.atomics)
+                "through atomic updates of memory: " + "; ".join(f"`{a.name}`{self._in(a)} ({at(a)})" for a in summing)
             )
-            evidence += [e for a in f.atomics for e in cite(a, a.name)]
+            evidence += [e for a in summing for e in cite(a, a.name)]
         else:
             later = self._later_launch()
             per_block_index = {
@@ -555,8 +559,10 @@ class OfflineGenerator:
                     re.search(r"blockIdx|hipBlockIdx", s.expression.split("=")[0])
                     or any((s.region, w) in per_block_index for w in WORD.findall(_subscript(s).partition("[")[2]))
                 )
-                and not re.fullmatch(r"\s*(?:\w+\s*[({]\s*)?0(?:\.0*)?f?\s*[)}]?\s*", s.expression.partition("=")[2])
-            ]  # a zero fill (the alpha == 0 path) is no partial result
+                and not re.fullmatch(
+                    r"\s*(?:\w+\s*[({]\s*)?(?:-?\d+(?:\.\d*)?f?|true|false)\s*[)}]?\s*", s.expression.partition("=")[2]
+                )
+            ]  # a zero fill (the alpha == 0 path) or a flag (``completed[bid + 1] = 1``) is no partial result
             if per_block and (later is not None or tree or f.reductions or f.cross_lane):
                 store = per_block[-1]  # the result, after any early fill (the alpha == 0 path's beta * y)
                 where = f"`{store.expression}`{self._in(store)}, {at(store)}{_guard_clause(store.guards)}"
@@ -576,7 +582,7 @@ class OfflineGenerator:
                 else:
                     levels.append(f"not across the grid: each block writes its own result ({where})")
                 direct = [s for s in f.stores if _one_thread(s) and s not in per_block and s.guards != store.guards]
-                if direct and later is not None:
+                if direct and later is not None and levels[-1].startswith("across the grid"):
                     levels[-1] += (
                         f"; on the single-block path one thread stores the result directly, `{direct[-1].expression}`"
                         f"{self._in(direct[-1])} ({at(direct[-1])}{_guard_clause(direct[-1].guards)})"
@@ -585,13 +591,13 @@ class OfflineGenerator:
             elif not per_block and (result := [s for s in f.stores if _one_thread(s)]) and (tree or f.cross_lane):
                 store = result[-1]
                 levels.append(
-                    f"not across blocks: one thread stores the block's result, `{store.expression}`{self._in(store)} "
+                    f"not across blocks: the block's results are stored by `{store.expression}`{self._in(store)} "
                     f"({at(store)}{_guard_clause(store.guards)})"
                 )
                 evidence += cite(store) + [e for g in store.guards for e in cite(g)]
         if len(levels) < 2 and not shown:
             return []
-        unexplained = (f.shared and not tree) or f.atomics or unknown  # what this reading does not classify
+        unexplained = (f.shared and not tree) or summing or unknown  # what this reading does not classify
         if not tree and not block_calls and not unexplained and not any("the grid" in level for level in levels):
             levels.append("no further: there is no block-level or grid-level stage")
         answer = f"{self.short} reduces " + "; then ".join(levels) + "."
@@ -605,6 +611,14 @@ class OfflineGenerator:
                 + "."
             )
             evidence += [e for s in staged for e in cite(s, s.name)] + [e for b in f.barriers for e in cite(b, b.name)]
+        if counters:
+            answer += (
+                " "
+                + joined([f"`{a.text}`{self._in(a)} ({at(a)})" for a in counters])
+                + (" only counts" if len(counters) == 1 else " only count")
+                + ": no value is summed through it."
+            )
+            evidence += [e for a in counters for e in cite(a)]
         if not f.cross_lane:
             answer += " It uses no shuffle or other cross-lane operation."
         return [
@@ -615,6 +629,13 @@ class OfflineGenerator:
                 evidence,
             )
         ]
+
+    def _multi_dimensional_block(self) -> bool:
+        """Whether the kernel or its helpers read a y or z thread index: ``threadIdx.x == 0`` is then one lane per row."""
+        return any(
+            re.search(r"threadIdx\.[yz]|hipThreadIdx_[yz]|blockDim\.[yz]|hipBlockDim_[yz]", region.code)
+            for region in (self.context.kernel, *self.context.helpers)
+        )
 
     def _batch_indexed(self, store) -> bool:
         """Whether a store's block index is only the y or z one (``pivotidx[bid]`` with ``bid = hipBlockIdx_y``): the
@@ -1233,6 +1254,7 @@ def _count(number: int, noun: str) -> str:
 _ELEMENTS_SHOWN = 16
 _ONE_THREAD = re.compile(r"\b(?:tid|tx|ty|tz|lid|threadIdx\.[xyz]|hipThreadIdx_[xyz])\s*==\s*0\b")
 _BLOCK = re.compile(r"blockIdx|hipBlockIdx")
+_COUNTER = re.compile(r"\b(?:atomicAdd|atomicSub|atomicInc|atomicDec)\s*\([^,]+,\s*-?1u?\s*\)")
 _ONE_FLAT_THREAD = re.compile(r"\b(?:tid|tx|lid|threadIdx\.x|hipThreadIdx_x)\s*==\s*0\b")  # one thread of the block
 
 

@@ -72,7 +72,7 @@ def test_a_constexpr_template_argument_decides_the_kernels_branch_and_the_branch
     answer = _item(context, "output").answer
     assert "work[blockIdx.x]" not in answer and "ONE_BLOCK" not in answer
     hierarchy = _item(context, "reduction_hierarchy").answer
-    assert "not across blocks: one thread stores the block's result, `out[0] = part[0]`" in hierarchy
+    assert "not across blocks: the block's results are stored by `out[0] = part[0]`" in hierarchy
 
 
 def test_a_template_argument_the_launches_disagree_on_or_that_is_no_constant_decides_nothing() -> None:
@@ -212,3 +212,30 @@ void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
         hipLaunchKernelGGL((scale_kernel<256, T>), dim3(n), dim3(256), 0, stream, n, x, y);
     }
 }"""
+
+
+COUNTING_KERNEL = """template <int NB, typename T>
+__global__ void scale_kernel(int n, const T* x, int incx, T* res, int* done)
+{
+    int tid = blockIdx.x * NB + threadIdx.x;
+    T v = 0;
+    if(tid < n)
+        v = x[tid * incx];
+    v = __shfl_down(v, 1);
+    if(threadIdx.x == 0)
+    {
+        res[blockIdx.y] = v;
+        atomicAdd(done, 1);
+    }
+}"""
+
+
+def test_a_counting_atomic_is_no_reduction_stage_and_a_unit_increment_may_be_negative() -> None:
+    context = make_context(
+        COUNTING_KERNEL, BRANCHED_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(n)", "dim3(256)", "0", "stream")
+    )
+    hierarchy = _item(context, "reduction_hierarchy").answer
+    assert "through atomic updates" not in hierarchy
+    assert "`atomicAdd(done, 1);` (line 21) only counts: no value is summed through it." in hierarchy
+    coalescing = _item(context, "coalescing").answer
+    assert "the access coalesces only when `incx` is 1 or -1" in coalescing

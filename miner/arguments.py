@@ -16,6 +16,22 @@ def positive_int(text: str) -> int:
     return value
 
 
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+
+
+def byte_size(text: str) -> int:
+    """``500M``, ``1.5G``, ``2GiB``, ``10GB`` or a number of bytes (K, M, G, T are powers of 1024)."""
+    number = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = number[-1:] if number[-1:] in _UNITS else ""
+    try:
+        value = float(number[: len(number) - len(unit)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 500M or 2G, got {text!r}") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {text!r}")
+    return int(value * _UNITS[unit])
+
+
 class OneLineParser(argparse.ArgumentParser):
     """A usage error is one line naming the command's --help, like every other error of the tool."""
 

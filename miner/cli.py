@@ -49,7 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--jobs", type=positive_int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
         sp.add_argument("--out", type=Path, default=Path("output"), help="output directory")
-        sp.add_argument("--cache", type=Path, default=None, help="cache directory (default OUT/.cache)")
+        sp.add_argument(
+            "--cache",
+            type=Path,
+            default=None,
+            help="cache directory (default: the shared one, $XDG_CACHE_HOME/rocm-miner or ~/.cache/rocm-miner)",
+        )
         sp.add_argument(
             "--allow-missing-headers", action="store_true",
             help="parse even when a system header the library needs is missing (a degraded run: what rests on "
@@ -81,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_verify_parser(sub)
 
+    from miner.cache.cli import add_parser as add_cache_parser
+
+    add_cache_parser(sub)
+
     graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
     common(graph)
     graph.add_argument("entry", help="entry point name")
@@ -106,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
                 from miner.verify.cli import run as run_verify_command
 
                 return run_verify_command(args, console)
+            if args.command == "cache":
+                from miner.cache.cli import run as run_cache_command
+
+                return run_cache_command(args, console)
             if args.command == "qa":
                 from miner.qa.cli import run as run_qa_command
 

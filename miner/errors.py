@@ -61,3 +61,7 @@ class OutputError(MinerError):
 
 class CacheError(MinerError):
     """A cache entry was damaged after it was checked; it has been removed, so a re-run rebuilds it."""
+
+
+class CacheBusyError(MinerError):
+    """The cache cannot be pruned while a mine uses it."""

@@ -498,6 +498,21 @@ class RunSummary(BaseModel):
     stage_seconds: dict[str, float] = Field(default_factory=dict)  # see ``miner.pipeline.stage_seconds``
 
 
+class CachedRun(BaseModel):
+    """What one mine of a library at one revision used of the shared cache (``miner.cache.ledger``)."""
+
+    model_config = _STRICT
+    library: str
+    revision: str  # the tag, else the commit, else "working tree"
+    commit: str = ""
+    dirty: bool = False
+    root: str  # the checkout mined (a ``--rev`` mine's temporary worktree is gone afterwards)
+    out: str
+    with_libraries: dict[str, str] = Field(default_factory=dict)
+    last_mined: float  # seconds since the epoch
+    units: list[str]  # the cache units it read or wrote (``miner.cache.units``)
+
+
 # ---------------------------------------------------------------------------------------------
 # QA: static kernel facts, grounded question-answer records
 

@@ -19,11 +19,14 @@ from miner.bundle.build import BundleBuilder, EntryView
 from miner.bundle.previous import output_digests, outputs_key, reusable
 from miner.bundle.regions import SourceReader
 from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
+from miner.cache import lock as cache_lock
+from miner.cache.home import default_cache_dir
+from miner.cache.ledger import record_run
 from miner.collector import rarely_collected
 from miner.errors import InputError, MissingHeaderError, NotACheckoutError
 from miner.graph.build import build_graph
 from miner.liveness.analyse import UNDECIDED_BY_PARSE
-from miner.liveness.cache import VerdictCache
+from miner.liveness.cache import VerdictCache, store_path
 from miner.liveness.run import entry_verdicts
 from miner.liveness.simplify import simplify
 from miner.models import (
@@ -151,8 +154,7 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     missing = missing_headers([profile, *other_profiles.values()])
     if missing and not opts.allow_missing_headers:
         raise MissingHeaderError(missing_message(profile.name, missing))
-    cache_dir = (opts.cache_dir or opts.out / ".cache").resolve()
-    make_dir(cache_dir, "cache directory")
+    cache_dir = cache_folder(opts)
     remove_places_of_gone_checkouts(cache_dir)
     entries, unreadable_headers = discover(root, profile)
     selected = [e for e in entries if fnmatch.fnmatchcase(e.name, opts.entry_glob)]
@@ -175,8 +177,16 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     )
 
 
+def cache_folder(opts: MineOptions) -> Path:
+    """The cache this run reads and writes (``--cache``, else the user's shared one), made if missing."""
+    cache_dir = (opts.cache_dir or default_cache_dir()).resolve()
+    make_dir(cache_dir, "cache directory")
+    return cache_dir
+
+
 def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
-    return analyse_parsed(parse_inputs(opts, checkout, progress), opts, progress)
+    with cache_lock.shared(cache_folder(opts)):
+        return analyse_parsed(parse_inputs(opts, checkout, progress), opts, progress)
 
 
 def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progress) -> Analysis:
@@ -246,7 +256,9 @@ def _parse_library(
         progress(phase, done, len(tus))
 
     stage = ParseStage(recipe, cache, place / "pch", jobs=opts.jobs, liveness=opts.liveness)
-    return stage.run(tus, on_result=tick, wanted=wanted)
+    outcome = stage.run(tus, on_result=tick, wanted=wanted)
+    outcome.cache_units = cache.used | {place.relative_to(cache_dir).as_posix()}
+    return outcome
 
 
 def relocate(tu: ParsedTU, prefix: str) -> ParsedTU:
@@ -294,13 +306,25 @@ def entry_roots(g: nx.DiGraph, names: list[str]) -> dict[str, str | None]:
 
 def mine(opts: MineOptions, progress: Progress = _no_progress) -> RunSummary:
     start = time.perf_counter()
-    with rarely_collected(), open_checkout(opts.path, opts.rev) as checkout:
+    make_dir(opts.out, "output directory")  # a folder that cannot be made is told before anything is parsed
+    with rarely_collected(), open_checkout(opts.path, opts.rev) as checkout, cache_lock.shared(cache_folder(opts)):
         p = parse_inputs(opts, checkout, progress)
-        kept = _kept_outputs(p, opts, start)
-        if kept is not None:
-            return kept
-        a = analyse_parsed(p, opts, progress)
-        return write_outputs(a, opts, time.perf_counter() - start)
+        summary = _kept_outputs(p, opts, start)
+        if summary is None:
+            summary = write_outputs(analyse_parsed(p, opts, progress), opts, time.perf_counter() - start)
+        _record_cache_use(p, opts)
+        return summary
+
+
+def _record_cache_use(p: Parsed, opts: MineOptions) -> None:
+    """Which cache units this run used, for ``cache info`` and ``cache prune``."""
+    units = set(p.outcome.cache_units)
+    for _, _, other in p.other_outcomes:
+        units |= other.cache_units
+    store = store_path(p.cache_dir / "liveness", p.inputs)
+    if opts.liveness and store.exists():
+        units.add(store.relative_to(p.cache_dir).as_posix())
+    record_run(p.cache_dir, p.profile.name, p.checkout, opts.out, p.others, units)
 
 
 def _provenance_base(checkout: Checkout, profile: Profile) -> dict:

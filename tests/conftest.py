@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,15 @@ TINYSOLVER = EXAMPLES / "tinysolver"
 @pytest.fixture(scope="session")
 def expected() -> dict:
     return json.loads((EXAMPLES / "expected.json").read_text())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_cache_home(tmp_path_factory) -> Iterator[Path]:
+    """The tests' runs (and the command lines they start) never use the user's own shared cache."""
+    home = tmp_path_factory.mktemp("xdg-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(home))
+        yield home
 
 
 @pytest.fixture(scope="session")

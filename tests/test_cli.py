@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,10 +16,11 @@ from miner.source.profile import load_profile
 from tests.conftest import TINYBLAS, TINYSOLVER, read_jsonl
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "miner.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
-    )
+        [sys.executable, "-m", "miner.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600,
+        env=os.environ | env if env else None,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -70,7 +72,10 @@ def _one_line(proc: subprocess.CompletedProcess) -> str:
 def test_output_or_cache_places_that_cannot_be_folders_are_one_line_errors(command, tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("")
-    proc = run_cli(*command, "--out", str(afile))
+    if command[0] == "mine":
+        proc = run_cli(*command, "--out", str(afile / "out"))
+        assert proc.returncode == 2 and "cannot create the output directory" in _one_line(proc)
+    proc = run_cli(*command, "--out", str(tmp_path / "out"), env={"XDG_CACHE_HOME": str(afile)})
     assert proc.returncode == 2 and "cannot create the cache directory" in _one_line(proc)
     cache = tmp_path / "cache"
     cache.mkdir()

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from miner import models
+from miner.cache.units import touch
 from miner.models import NodeVerdict, Traversal
 
 _FORMAT = 1
@@ -39,12 +40,17 @@ def entry_key(entry: str, variant: str, t: Traversal) -> str:
     return hashlib.sha256(repr((entry, variant, t.root, included)).encode()).hexdigest()[:24]
 
 
+def store_path(directory: Path, inputs: Iterable[str]) -> Path:
+    """The store of a run whose analysis reads ``inputs``."""
+    h = hashlib.sha256(analysis_fingerprint().encode())
+    for part in inputs:
+        h.update(part.encode() + b"\0")
+    return directory / f"{h.hexdigest()[:24]}.pkl"
+
+
 class VerdictCache:
     def __init__(self, directory: Path, inputs: Iterable[str], *, load: bool = True) -> None:
-        h = hashlib.sha256(analysis_fingerprint().encode())
-        for part in inputs:
-            h.update(part.encode() + b"\0")
-        self.path = directory / f"{h.hexdigest()[:24]}.pkl"
+        self.path = store_path(directory, inputs)
         self._stored = self._load() if load else {}
         self._dirty = False
 
@@ -54,6 +60,7 @@ class VerdictCache:
                 found = pickle.load(fh)
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return {}
+        touch(self.path)  # its last use, for ``cache prune``
         return found if isinstance(found, dict) else {}
 
     def get(self, key: str) -> dict[str, NodeVerdict] | None:

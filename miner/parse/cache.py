@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
+from miner.cache.units import parse_unit_key, touch
 from miner.errors import CacheError
 from miner.models import Instance, ParsedTU, WalkScope
 from miner.source.files import FileHashes
@@ -39,6 +40,7 @@ class ParseCache:
         self.directory = directory
         self.fingerprint = fingerprint
         self.hashes = hashes
+        self.used: set[str] = set()  # the cache units this run read or wrote (``miner.cache.units``)
 
     def _path(self, rel: str, salt: str) -> Path:
         content = self.hashes.get(rel) if not rel.startswith("<") else ""
@@ -65,6 +67,7 @@ class ParseCache:
                     return None
                 if aside and self._instances_path(rel, salt).stat().st_size != aside:
                     return None  # lost or cut short since: parsed again
+                self._used(rel, salt, aside)
                 return Head(engine, tuple(deps), aside, scope, refs), pickle.load(fh) if with_result else None
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
             return None
@@ -94,6 +97,14 @@ class ParseCache:
             aside = _write_atomic(path.with_suffix(".instances"), result.instances)
         head = (deps, result.engine, aside, result.scope, result.refs)
         _write_atomic(path, head, replace(result, instances=()))
+        self.used.add(parse_unit_key(path, self.directory.parent))
+
+    def _used(self, rel: str, salt: str, aside: int) -> None:
+        path = self._path(rel, salt)
+        key = parse_unit_key(path, self.directory.parent)
+        if key not in self.used:
+            self.used.add(key)
+            touch(path, *([self._instances_path(rel, salt)] if aside else []))
 
     def digest(self, result: ParsedTU) -> str:
         """A name for everything ``result`` read: its dependencies' current hashes."""

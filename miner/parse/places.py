@@ -11,6 +11,8 @@ import os
 import shutil
 from pathlib import Path
 
+from miner.cache.units import touch
+
 _WHERE = "where.json"
 
 
@@ -25,6 +27,7 @@ def work_place(cache_dir: Path, root: Path, others: dict[str, Path]) -> Path:
         tmp = where.with_name(f".{_WHERE}.{os.getpid()}.tmp")  # two runs may make the same place at once
         tmp.write_text(text)
         tmp.replace(where)
+    touch(where)  # its last use, for ``cache prune``
     return place
 
 

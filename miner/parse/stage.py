@@ -30,6 +30,7 @@ class ParseOutcome:
     digest: str = ""  # names everything parsed: the recipe, and each result by the files it read and where it walked
     refs: set[str] = field(default_factory=set)  # what the TUs' instances reach outside them (``ParsedTU.refs``)
     walked_again: int = 0  # TUs walked again from more starts (``ParseStage.run`` with ``wanted``)
+    cache_units: set[str] = field(default_factory=set)  # of the shared cache, read or written (``miner.cache``)
     instances_aside: dict[str, Callable[[], tuple[Instance, ...]]] = field(default_factory=dict)
     """TU path -> reads the instances its cached parse left in the cache (``ParsedTU.instances`` is empty)."""
     _parsed: list[ParsedTU] = field(default_factory=list)

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 import re
 
-from miner.models import BarrierUse, CallFact, Evidence, KernelFacts, LaunchFact, Located, QAItem, Region
+from miner.models import (
+    BarrierUse,
+    CallFact,
+    EarlyExit,
+    Evidence,
+    KernelFacts,
+    LaunchFact,
+    Located,
+    QAItem,
+    Region,
+)
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.facts import THREAD_INDEX
 from miner.qa.grounding import squash
@@ -28,7 +38,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/25"
+GENERATOR = "static-facts/26"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -909,7 +919,18 @@ class OfflineGenerator:
             e
             for e in self.facts.early_exits
             if any(launch.launcher == e.region and _compatible(e.guards, launch) for launch in launches)
+            and not any(_holds_launch(e, launch) for launch in launches)
         ]
+
+    def _one_run_makes_both(self, one: LaunchFact, other: LaunchFact) -> bool:
+        """No branch both pass is taken two ways, and the earlier launch is not in a block that returns before
+        the later one."""
+        if not _same_path(one, other):
+            return False
+        first, second = sorted((one, other), key=lambda launch: launch.statement.start_line)
+        return not any(
+            _holds_launch(e, first) and e.end_line < second.statement.start_line for e in self.facts.early_exits
+        )
 
     def _quick_returns(self) -> list[QAItem]:
         exits = self._early_exits()
@@ -1012,15 +1033,32 @@ class OfflineGenerator:
                 + "; ".join(f"`{e.text}` ({at(e)}){_only_when(e.guards)}" for e in returns)
                 + "."
             )
+        contract_lines = {each.statement.start_line for each in launches}
         others = [
             (each, site)
             for each, site in zip(f.dispatch, self.context.dispatched_sites, strict=True)
-            if each.launcher == launch.launcher and site.kernel != kernel.id
+            if each.launcher == launch.launcher
+            and site.kernel != kernel.id
+            and each.statement.start_line not in contract_lines  # another overload named at the contract's launch
         ]
-        if others:
+        along, apart = [], []
+        for each, site in others:
+            shared = [mine for mine in launches if self._one_run_makes_both(each, mine)]
+            (along if shared else apart).append((each, site, shared))
+        ahead = [(each, site) for each, site, shared in along if any(
+            each.statement.start_line < mine.statement.start_line for mine in shared)]  # fmt: skip
+        behind = [(each, site) for each, site, _ in along if (each, site) not in ahead]
+        for placed, pairs in (("Before", ahead), ("After", behind)):
+            if pairs:
+                instruction += (
+                    f" {placed} it, on a path its conditions do not rule out, the launcher also launches "
+                    + joined([f"{_kernel_name(site.kernel_expr)} ({at(each.statement)})" for each, site in pairs])
+                    + ", which this sample leaves as it is."
+                )
+        if apart:
             instruction += (
                 " The launcher's other branches launch "
-                + joined([f"{_kernel_name(site.kernel_expr)} ({at(each.statement)})" for each, site in others])
+                + joined([f"{_kernel_name(site.kernel_expr)} ({at(each.statement)})" for each, site, _ in apart])
                 + ", which this sample leaves as they are."
             )
         if elsewhere:
@@ -1082,6 +1120,18 @@ def _compatible(guards, launch: LaunchFact) -> bool:
     launch's path taken the other way."""
     taken = {c.start_line: c.branch == "then" for c in launch.conditions if c.branch in ("then", "else")}
     return all(taken.get(g.start_line, g.holds) == g.holds for g in guards)
+
+
+def _holds_launch(exit_: EarlyExit, launch: LaunchFact) -> bool:
+    """Whether ``launch`` sits inside the block that returns: the return comes after it, not before."""
+    statement = launch.statement
+    return launch.launcher == exit_.region and exit_.start_line <= statement.start_line <= exit_.end_line
+
+
+def _same_path(one: LaunchFact, other: LaunchFact) -> bool:
+    """Whether one run of the launcher can make both launches: no branch both pass is taken two ways."""
+    taken = {c.start_line: c.branch for c in other.conditions}
+    return all(taken.get(c.start_line, c.branch) == c.branch for c in one.conditions)
 
 
 def _calls_any(region: Region, callees: list[Region]) -> bool:

@@ -338,3 +338,27 @@ __global__ void scale_kernel(int n, const T* x, T* y)
     assert "Each thread also loops" not in answer
     alone = answer.partition("One thread alone accesses")[2]
     assert "`y[tid + j]` (line 19, when `if(tid == 0)` holds (line 16))" in alone
+
+
+SCALAR_CASE_LAUNCHER = """template <typename T>
+void launch_scale(int n, const T* x, T* y, hipStream_t stream, bool device)
+{
+    if(n <= 0)
+        return;
+    if(n == 1)
+    {
+        hipLaunchKernelGGL((scale_kernel<256, T>), dim3(1), dim3(1), 0, stream, n, x, y);
+        return;
+    }
+    y[0] = x[0];
+}"""
+
+
+def test_a_block_that_launches_the_kernel_and_then_returns_is_no_return_before_the_launch() -> None:
+    """rocSOLVER's larfg and syev (`if(n == 1) { launch; return; }`), rocBLAS's geam_ex host-mode `*alpha == 0`."""
+    context = make_context(
+        TILE_LOOP_KERNEL, SCALAR_CASE_LAUNCHER, 27, "hipLaunchKernelGGL", ("dim3(1)", "dim3(1)", "0", "stream")
+    )
+    answer = _item(context, "quick_returns").answer
+    assert "`if(n <= 0) return;` (lines 23-24)" in answer
+    assert "n == 1" not in answer

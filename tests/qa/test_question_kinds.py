@@ -194,3 +194,25 @@ def test_a_model_is_shown_the_same_exact_facts(tinyblas) -> None:
     assert (
         "`tb_mul(double a, double b)` (`library/src/include/device_helpers.hpp` line 15) for `tinyblas_dgemv`" in shown
     )
+
+
+def test_launches_on_the_kernels_own_path_are_not_called_other_branches(tinysolver) -> None:
+    """getf2: `reset_info_kernel` runs before the pivot kernel and `getf2_swap_kernel` after it in the same round,
+    on one path (rocBLAS's gemv scales y with its own kernel before the transposed kernel adds to it)."""
+    _, out = tinysolver
+    bundles = [Bundle.model_validate(row) for row in read_jsonl(out / "bundles.jsonl")]
+    samples = [
+        OfflineGenerator(context, kernel_facts(context)).implementation()
+        for context in kernel_contexts(bundles)
+        if context.kernel.name == "getf2_pivot_kernel"
+    ]
+    assert samples and None not in samples
+    for sample in samples:
+        text = sample.question
+        assert (
+            "Before it, on a path its conditions do not rule out, the launcher also launches reset_info_kernel" in text
+        )
+        assert (
+            "After it, on a path its conditions do not rule out, the launcher also launches getf2_swap_kernel" in text
+        )
+        assert "other branches" not in text

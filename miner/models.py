@@ -305,6 +305,7 @@ class NodeVerdict:
     conditions: tuple[str, ...] = ()  # when live: runtime conditions on the path, as source text
     decided_at: str = ""  # "file:line" of the deciding branch or call
     detail: str = ""
+    kernels: tuple[str, ...] = ()  # live device code: the kernels whose instantiations call it (() when not walked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +348,9 @@ class Region(BaseModel):
     expansion: str = ""  # the invocation itself (``INST_SCAL_C_API(rocblas_int);``)
     entries: list[str]  # entry names of the family that reach this region
     live_for: list[str]  # those of them for which it can run (see ``entries.jsonl`` for why not)
+    # a device helper: kernel region -> the entries for which that kernel's instantiation calls it (the overload
+    # its types select); empty when the liveness walk did not see the calls
+    live_via: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class CallEdge(BaseModel):

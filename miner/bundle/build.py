@@ -116,11 +116,23 @@ class BundleBuilder:
         node_for_region: dict[str, str] = {}
         role_for_region: dict[str, Role] = {}
         names: dict[str, set[str]] = defaultdict(set)
+        live_via: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        unwalked: set[str] = set()  # helpers live for some entry whose walk did not see which kernels call them
         for v in family:
             for node, rid in v.region_of.items():
                 reach[rid].add(v.entry)
                 if v.live(node):
                     live_for[rid].add(v.entry)
+                    if v.roles[node] == Role.DEVICE_HELPER:
+                        callers = (
+                            [v.region_of[k] for k in v.verdicts[node].kernels if k in v.region_of]
+                            if node in v.verdicts
+                            else []
+                        )
+                        for kernel in callers:
+                            live_via[rid][kernel].add(v.entry)
+                        if not callers:
+                            unwalked.add(rid)
                 names[rid].add(g.nodes[node]["name"])
                 node_for_region.setdefault(rid, node)
                 role_for_region[rid] = _stronger_role(role_for_region.get(rid), v.roles[node])
@@ -146,6 +158,7 @@ class BundleBuilder:
                     expansion=span.expansion,
                     entries=sorted(reach[rid]),
                     live_for=sorted(live_for[rid]),
+                    live_via={k: sorted(es) for k, es in sorted(live_via[rid].items())} if rid not in unwalked else {},
                 )
             )
         edges: dict[tuple, CallEdge] = {}

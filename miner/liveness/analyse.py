@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import networkx as nx
 
@@ -419,6 +419,9 @@ class _EntryWalk:
     unanalysed: set[str]  # nodes reached whose instantiated body no TU holds
     guarded_dead: dict[tuple[str, int, str], tuple[str, int, str]]  # (caller node, line, callee node) -> why
     complete: bool
+    calls: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    """instance USR -> (callee node, callee instance USR or "") of every call it can make: who calls what, per
+    instantiation (a kernel's ``T*`` instance calls one ``load_ptr_batch`` overload, its ``T* const*`` one another)"""
 
 
 class LivenessAnalyser:
@@ -530,6 +533,7 @@ class LivenessAnalyser:
                 conds_here = conds + path_conds
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
                     result.live[callee] = conds_here
+                result.calls.setdefault(inst.usr, set()).add((callee, target.usr if target is not None else ""))
                 if target is None:
                     if self.g.nodes[callee]["defined"] and self.g.nodes[callee]["exec_space"] == "host":
                         result.unanalysed.add(callee)
@@ -1015,10 +1019,32 @@ class LivenessAnalyser:
             hosts = [n for n, v in out.items() if v.live and self.g.nodes[n]["exec_space"] == "host"]
             for node, verdict in self.build.find(hosts, variant, node_set).items():
                 out.setdefault(node, verdict)
+        for node, kernels in self._kernels_calling(walk, node_set).items():
+            verdict = out.get(node)
+            if verdict is not None and verdict.live:
+                out[node] = replace(verdict, kernels=kernels)
         broken = self._resting_on_incomplete(walk, node_set)
         if broken:
             return _undecided(out, broken)
         return out
+
+    def _kernels_calling(self, walk: _EntryWalk, within: set[str]) -> dict[str, tuple[str, ...]]:
+        """Device code -> the kernels whose instantiations the walk saw call it, directly or through other device
+        code: the overloads and specialisations each kernel's own types select."""
+        found: dict[str, set[str]] = {}
+        for kernel, instances in walk.instances_of.items():
+            if kernel not in within or self.g.nodes[kernel]["exec_space"] != "global":
+                continue
+            stack, seen = list(instances), set(instances)
+            while stack:
+                for callee, usr in walk.calls.get(stack.pop(), ()):
+                    if self.g.nodes[callee]["exec_space"] in ("host", "global"):
+                        continue
+                    found.setdefault(callee, set()).add(kernel)
+                    if usr and usr not in seen:
+                        seen.add(usr)
+                        stack.append(usr)
+        return {node: tuple(sorted(kernels)) for node, kernels in found.items()}
 
     def _resting_on_incomplete(self, walk: _EntryWalk, within: set[str]) -> str:
         """Why the walk cannot decide anything dead, "" when it can: the first (by path) incomplete parse

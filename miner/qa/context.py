@@ -83,7 +83,7 @@ def _bundle_kernels(bundle: Bundle | BundleForQA):
         if kernel.role != Role.KERNEL or not kernel.live_for:
             continue
         live = set(kernel.live_for)
-        helpers = [h for h in _reachable_helpers(kernel.id, callees, by_id) if live & set(h.live_for)]
+        helpers = [h for h in _reachable_helpers(kernel.id, callees, by_id) if live & set(called_for(h, kernel.id))]
         path_ids: list[str] = []
         for call_path in bundle.call_paths:
             if call_path and call_path[-1] == kernel.id:
@@ -92,6 +92,12 @@ def _bundle_kernels(bundle: Bundle | BundleForQA):
         sites = [s for s in bundle.launch_sites if s.kernel == kernel.id]
         launchers = {s.launcher for s in sites}
         yield kernel, helpers, path, sites, [s for s in bundle.launch_sites if s.launcher in launchers]
+
+
+def called_for(helper: Region, kernel_id: str) -> list[str]:
+    """The entries for which the kernel's instantiation calls ``helper`` (the overload its types select), as the
+    liveness walk saw; where it did not see the calls, every entry the helper is live for."""
+    return helper.live_via.get(kernel_id, []) if helper.live_via else helper.live_for
 
 
 @dataclass
@@ -115,7 +121,8 @@ class _Gathered:
         live = set(kernel.live_for)
         for helper in helpers:
             self.helpers.setdefault(helper.id, helper)
-            self.helper_live.setdefault(helper.id, {}).update(dict.fromkeys(e for e in helper.live_for if e in live))
+            called = called_for(helper, kernel.id)
+            self.helper_live.setdefault(helper.id, {}).update(dict.fromkeys(e for e in called if e in live))
         for region in path:
             self.path.setdefault(region.id, region)
             self.path_live.setdefault(region.id, {}).update(dict.fromkeys(e for e in region.live_for if e in live))

@@ -38,7 +38,7 @@ from miner.qa.wording import (
     under,
 )
 
-GENERATOR = "static-facts/26"
+GENERATOR = "static-facts/27"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",
@@ -125,10 +125,10 @@ class OfflineGenerator:
             lookup = (call.name, qualifier(call.text, call.name))  # ``std::conj`` and ``conj`` reach different sets
             if lookup in described:
                 part += " (the same overloads)" if len(chosen) > 1 else ""
-            elif len(chosen) > 1 or (chosen and not set(chosen[0].live_for) >= everyone):
+            elif chosen:
                 users = [[e for e in self.context.entries if e in region.live_for] for region in chosen]
-                # An entry live for two overloads may reach one of them through another kernel only: the liveness
-                # is per entry, not per kernel instance, so overlapping users assign no overload to an entry.
+                # Overlapping users assign no overload to an entry: its instantiation calls both (where the walk saw
+                # the kernel's calls), or it may reach one of them through another kernel only (where it did not).
                 shared = len(chosen) > 1 and sum(map(len, users)) > len(set().union(*map(set, users)))
                 per = []
                 for region, used_by in zip(chosen, users, strict=True):
@@ -143,7 +143,10 @@ class OfflineGenerator:
                         f", which resolves by argument type to one of {_count(len(chosen), 'overload')} live for "
                         "these entries: " + "; ".join(per)
                     )
-                    if shared:
+                    if shared and all(region.live_via for region in chosen):
+                        part += " (an entry's instantiations of the kernel call more than one of them: the argument's"
+                        part += " type picks one at this call for each instantiation)"
+                    elif shared:
                         part += " (which one each entry's instantiation takes at this call is not resolved per kernel)"
             described.add(lookup)
             parts.append(part)

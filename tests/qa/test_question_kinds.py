@@ -57,9 +57,11 @@ def test_helpers_name_the_overload_each_entry_type_selects(asked) -> None:
     )
     # the mixed real-by-complex overload exists but no gemv type reaches it
     assert "tb_mul(float a, tinyblas_float_complex b)" not in item.answer
-    # pointer or value alpha: every entry is live for both overloads of load_scalar; entry-level liveness cannot
-    # say which one each instantiation takes at this call, so none is pinned to an entry
-    assert "(which one each entry's instantiation takes at this call is not resolved per kernel)" in item.answer
+    # pointer or value alpha: each entry instantiates the kernel for both (host and device pointer mode), and the
+    # liveness walk saw both instantiations call load_scalar, each its own overload: none is pinned to an entry
+    assert "(an entry's instantiations of the kernel call more than one of them: the argument's type picks" in (
+        item.answer
+    )
     assert {14, 15, 99, 105} <= _lines(item)
 
 
@@ -216,3 +218,33 @@ def test_launches_on_the_kernels_own_path_are_not_called_other_branches(tinysolv
             "After it, on a path its conditions do not rule out, the launcher also launches getf2_swap_kernel" in text
         )
         assert "other branches" not in text
+
+
+def test_a_kernels_helper_overloads_are_those_its_own_instantiations_call(tinysolver) -> None:
+    """rocSOLVER's stebz_bisection_kernel: the batched entries' other kernels take the pointer-array load_ptr_batch,
+    but this kernel's instantiations only ever call the plain-pointer one. In tinysolver, reset_info_kernel loads
+    from one plain array even for getrf_batched, whose getf2 kernels take the pointer-array overload."""
+    _, out = tinysolver
+    bundles = [Bundle.model_validate(row) for row in read_jsonl(out / "bundles.jsonl")]
+    (batched,) = [b for b in bundles if "tinysolver_dgetrf_batched" in b.entries]
+    by_name = {r.id: r.name for r in batched.regions}
+    ours = [r for r in batched.regions if r.name == "load_ptr_batch" and r.file.endswith("lapack_device_functions.hpp")]
+    plain, array = sorted(ours, key=lambda r: r.start_line)
+    assert "tinysolver_dgetrf_batched" in plain.live_for  # entry-level: both overloads run for the batched entry
+    assert {by_name[k] for k in plain.live_via} == {"reset_info_kernel"}
+    assert "reset_info_kernel" not in {by_name[k] for k in array.live_via}
+    assert "getf2_swap_kernel" in {by_name[k] for k in array.live_via}
+    helpers = {
+        context.kernel.name: item.answer
+        for context in kernel_contexts(bundles)
+        for item in OfflineGenerator(context, kernel_facts(context)).items()
+        if item.kind == "helpers" and context.kernel.name in ("reset_info_kernel", "getf2_swap_kernel")
+    }
+    assert "which is `load_ptr_batch(T* p, tinyblas_int batch" in helpers["reset_info_kernel"]
+    assert "T* const* p" not in helpers["reset_info_kernel"]
+    swap = helpers["getf2_swap_kernel"]
+    assert "not resolved per kernel" not in swap
+    pointer_array = swap[swap.index("`load_ptr_batch(T* const* p") :]
+    assert "for `tinysolver_dgetrf_batched` and `tinysolver_sgetrf_batched`" in pointer_array
+    plain_pointer = swap[swap.index("`load_ptr_batch(T* p") : swap.index("`load_ptr_batch(T* const* p")]
+    assert "tinysolver_dgetrf_batched" not in plain_pointer

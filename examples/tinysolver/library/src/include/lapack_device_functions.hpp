@@ -102,11 +102,12 @@ __device__ S ts_block_sum(S v)
     return sdata[0];
 }
 
-// info[b] = value for every batch instance
+// info[b] = value for every batch instance (info is one array: only the plain-pointer load_ptr_batch runs here,
+// even for the batched entries, whose other kernels take the pointer-array one)
 template <typename T, typename S>
 TINYSOLVER_KERNEL void reset_info_kernel(T* info, tinyblas_int batch_count, S value)
 {
     tinyblas_int b = blockIdx.x * blockDim.x + threadIdx.x;
     if(b < batch_count)
-        info[b] = T(value);
+        *load_ptr_batch(info, b, 0, 1) = T(value);
 }

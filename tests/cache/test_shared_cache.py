@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -159,7 +160,7 @@ def test_two_mines_at_once_share_one_cache(tmp_path):
     env = os.environ | {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
     procs = [
         subprocess.Popen(
-            ["rocm-miner", "mine", str(TINYBLAS), "--out", str(tmp_path / name), "--jobs", "1"],
+            [sys.executable, "-m", "miner.cli", "mine", str(TINYBLAS), "--out", str(tmp_path / name), "--jobs", "1"],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -19,7 +19,7 @@ from miner.errors import InputError, MinerError
 from miner.signals import Terminated, sigterm_stops
 
 
-def _with_pairs(values: list[str]) -> dict[str, Path]:
+def with_pairs(values: list[str]) -> dict[str, Path]:
     out = {}
     for v in values:
         name, sep, path = v.partition("=")
@@ -90,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_cache_parser(sub)
 
+    from miner.diff.cli import add_parser as add_diff_parser
+
+    add_diff_parser(sub)
+
     graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
     common(graph)
     graph.add_argument("entry", help="entry point name")
@@ -119,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
                 from miner.cache.cli import run as run_cache_command
 
                 return run_cache_command(args, console)
+            if args.command == "diff":
+                from miner.diff.cli import run as run_diff_command
+
+                return run_diff_command(args, console)
             if args.command == "qa":
                 from miner.qa.cli import run as run_qa_command
 
@@ -168,7 +176,7 @@ def _options(args):
         jobs=args.jobs,
         entry_glob=getattr(args, "entry", "*") if args.command == "mine" else args.entry,
         rev=args.rev,
-        with_libraries=_with_pairs(args.with_),
+        with_libraries=with_pairs(args.with_),
         cache_dir=args.cache,
         liveness=getattr(args, "liveness", True),
         allow_missing_headers=args.allow_missing_headers,

@@ -518,6 +518,76 @@ class CachedRun(BaseModel):
 
 
 # ---------------------------------------------------------------------------------------------
+# Release diff: what changed for each entry point between two revisions
+
+
+class RegionChange(BaseModel):
+    """A region of an entry's bundle whose code changed (after dropping comments, whitespace and the statements
+    that only call excluded code), or that one revision has and the other has not."""
+
+    model_config = _STRICT
+    change: Literal["changed", "added", "removed"]
+    name: str
+    qualified_name: str
+    role: Role
+    file: str
+    line: int  # first line at NEW (at OLD for a removed region)
+    old_line: int = 0  # first line at OLD, for a changed region
+    diff: str = ""  # unified diff of the region's code, lines numbered as in the files
+
+
+class KernelChange(BaseModel):
+    """A kernel reached from the entry whose presence or liveness differs between the revisions."""
+
+    model_config = _STRICT
+    name: str
+    file: str
+    line: int  # at NEW (at OLD for a removed kernel)
+    change: Literal["added", "removed", "now live", "now dead"]
+    live: bool  # at NEW (at OLD for a removed kernel)
+    reason: str = ""  # when dead: "type", "build" or "constant"
+    decided_at: str = ""
+    detail: str = ""
+    conditions: list[str] = []  # when live: the runtime conditions on the path
+
+    @property
+    def moves_live_set(self) -> bool:
+        return self.change in ("now live", "now dead") or self.live
+
+
+class EntryDiff(BaseModel):
+    model_config = _STRICT
+    entry: str
+    verdict: Literal["unchanged", "changed", "added", "removed"]
+    regions: list[RegionChange] = []
+    kernels: list[KernelChange] = []
+    live_set_changed: bool = False
+    live_added: list[str] = []  # kernels live for the entry at NEW and not at OLD, "name (file:line)"
+    live_removed: list[str] = []
+
+
+class RevisionSide(BaseModel):
+    model_config = _STRICT
+    revision: str
+    commit: str
+    tag: str
+    out: str  # the mine of this revision
+    with_libraries: dict[str, str] = {}  # library -> the revision of it mined alongside ("working tree" when none)
+    tus: int
+    tus_parsed: int  # not served by the cache
+
+
+class ReleaseDiff(BaseModel):
+    model_config = _STRICT
+    library: str
+    old: RevisionSide
+    new: RevisionSide
+    counts: dict[str, int]  # verdict -> entries
+    entries: list[EntryDiff]
+    seconds: float
+
+
+# ---------------------------------------------------------------------------------------------
 # QA: static kernel facts, grounded question-answer records
 
 

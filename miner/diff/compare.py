@@ -1,0 +1,186 @@
+"""Per entry point, what changed between two mined revisions: the regions of its bundle whose code changed, and
+the kernels whose presence or liveness did."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from miner.diff.mined import MinedRevision, RegionCode
+from miner.models import EntryDiff, KernelChange, RegionChange, Role
+
+T = TypeVar("T")
+
+
+def compare(old: MinedRevision, new: MinedRevision) -> list[EntryDiff]:
+    same: dict[tuple[str, str, str], bool] = {}  # (old region id, new region id, entry of a macro) -> unchanged
+    diffs = []
+    for entry in sorted(old.entry_regions.keys() | new.entry_regions.keys()):
+        if entry not in new.entry_regions:
+            diffs.append(EntryDiff(entry=entry, verdict="removed"))
+        elif entry not in old.entry_regions:
+            diffs.append(EntryDiff(entry=entry, verdict="added"))
+        else:
+            diffs.append(_entry_diff(entry, old, new, same))
+    return diffs
+
+
+def _entry_diff(
+    entry: str, old: MinedRevision, new: MinedRevision, same: dict[tuple[str, str, str], bool]
+) -> EntryDiff:
+    before = [old.regions[rid] for rid in old.entry_regions[entry]]
+    after = [new.regions[rid] for rid in new.entry_regions[entry]]
+    pairs, removed, added = match_regions(before, after)
+    changes = []
+    for a, b in pairs:
+        key = (a.id, b.id, entry if a.macro or b.macro else "")
+        if key not in same:
+            excluded = a.excluded | b.excluded
+            same[key] = a.normalised(excluded, entry) == b.normalised(excluded, entry)
+        if not same[key]:
+            changes.append(_region_change("changed", b, old=a))
+    changes += [_region_change("removed", r) for r in removed]
+    changes += [_region_change("added", r) for r in added]
+    changes.sort(key=lambda c: (c.file, c.line, c.change))
+    kernels = _kernel_changes(old.kernels.get(entry, []), new.kernels.get(entry, []), old, new)
+    live_added = sorted(_where(k) for k in kernels if k.change in ("added", "now live") and k.live)
+    live_removed = sorted(_where(k) for k in kernels if k.change == "now dead" or (k.change == "removed" and k.live))
+    return EntryDiff(
+        entry=entry,
+        verdict="changed" if changes or kernels else "unchanged",
+        regions=changes,
+        kernels=kernels,
+        live_set_changed=bool(live_added or live_removed),
+        live_added=live_added,
+        live_removed=live_removed,
+    )
+
+
+def match_regions(
+    before: list[RegionCode], after: list[RegionCode]
+) -> tuple[list[tuple[RegionCode, RegionCode]], list[RegionCode], list[RegionCode]]:
+    """Pairs the regions of two revisions by full identity (file, qualified name, signature); what is left, by
+    file and qualified name, then by qualified name alone (a moved file), where exactly one of each is left."""
+    return pair_up(
+        before,
+        after,
+        [lambda r: r.identity, lambda r: (r.file, r.qualified_name), lambda r: (r.qualified_name,)],
+        order=lambda r: (r.file, r.start_line),
+    )
+
+
+def pair_up(
+    before: list[T], after: list[T], keys: list[Callable[[T], tuple]], order: Callable[[T], tuple]
+) -> tuple[list[tuple[T, T]], list[T], list[T]]:
+    """Pairs items by the first key, in ``order`` where several share it; what is left by each later key where
+    exactly one item of each side has it. Returns the pairs and the items of each side left unpaired."""
+    pairs: list[tuple[T, T]] = []
+    left_a, left_b = sorted(before, key=order), sorted(after, key=order)
+    for n, key in enumerate(keys):
+        by_a, by_b = _group(left_a, key), _group(left_b, key)
+        for k in by_a.keys() & by_b.keys():
+            xs, ys = by_a[k], by_b[k]
+            if n == 0 or len(xs) == len(ys) == 1:
+                pairs += zip(xs, ys, strict=False)
+        paired_a = {id(a) for a, _ in pairs}
+        paired_b = {id(b) for _, b in pairs}
+        left_a = [r for r in left_a if id(r) not in paired_a]
+        left_b = [r for r in left_b if id(r) not in paired_b]
+    return pairs, left_a, left_b
+
+
+def _group(items: Iterable[T], key: Callable[[T], tuple]) -> dict[tuple, list[T]]:
+    groups: dict[tuple, list[T]] = defaultdict(list)
+    for item in items:
+        groups[key(item)].append(item)
+    return groups
+
+
+def _region_change(change: str, r: RegionCode, old: RegionCode | None = None) -> RegionChange:
+    return RegionChange(
+        change=change,
+        name=r.name,
+        qualified_name=r.qualified_name,
+        role=Role(r.role),
+        file=r.file,
+        line=r.start_line,
+        old_line=old.start_line if old else 0,
+        diff=unified_diff(old, r) if old else "",
+    )
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def unified_diff(old: RegionCode, new: RegionCode) -> str:
+    """The region's code, old against new, with hunk lines numbered as in the files."""
+    lines = difflib.unified_diff(
+        old.code.splitlines(), new.code.splitlines(), f"a/{old.file}", f"b/{new.file}", lineterm="", n=3
+    )
+
+    def renumber(m: re.Match) -> str:
+        a, b = int(m.group(1)) + old.start_line - 1, int(m.group(3)) + new.start_line - 1
+        return f"@@ -{a}{m.group(2) or ''} +{b}{m.group(4) or ''} @@"
+
+    return "\n".join(_HUNK.sub(renumber, line) for line in lines)
+
+
+def _kernel_changes(
+    before: list[dict], after: list[dict], old: MinedRevision, new: MinedRevision
+) -> list[KernelChange]:
+    """Kernels paired by their region's identity (a kernel left out of the bundle, by file and name)."""
+    a = [_KernelAt(k, old.regions.get(k["region"])) for k in before]
+    b = [_KernelAt(k, new.regions.get(k["region"])) for k in after]
+    pairs, removed, added = pair_up(
+        a, b, [lambda k: k.identity, lambda k: (k.file, k.record["name"]), lambda k: (k.record["name"],)],
+        order=lambda k: (k.file, k.line),
+    )  # fmt: skip
+    changes = [_kernel_change("removed", k) for k in removed] + [_kernel_change("added", k) for k in added]
+    for was, now in pairs:
+        if was.record["live"] != now.record["live"]:
+            changes.append(_kernel_change("now live" if now.record["live"] else "now dead", now))
+    changes.sort(key=lambda c: (c.name, c.file, c.line))
+    return changes
+
+
+@dataclass(frozen=True)
+class _KernelAt:
+    record: dict  # the entry's liveness record of the kernel
+    region: RegionCode | None  # None: a kernel the bundle leaves out (launched only in a block the build skips)
+
+    @property
+    def file(self) -> str:
+        return self.region.file if self.region else self.record["region"].rpartition(":")[0]
+
+    @property
+    def line(self) -> int:
+        if self.region:
+            return self.region.start_line
+        return int(self.record["region"].rpartition(":")[2].split("-")[0] or 0)
+
+    @property
+    def identity(self) -> tuple:
+        return self.region.identity if self.region else (self.file, self.record["name"])
+
+
+def _kernel_change(change: str, k: _KernelAt) -> KernelChange:
+    record = k.record
+    return KernelChange(
+        name=record["name"],
+        file=k.file,
+        line=k.line,
+        change=change,
+        live=record["live"],
+        reason=record.get("reason", ""),
+        decided_at=record.get("decided_at", ""),
+        detail=record.get("detail", ""),
+        conditions=record.get("conditions", []),
+    )
+
+
+def _where(k: KernelChange) -> str:
+    return f"{k.name} ({k.file}:{k.line})"

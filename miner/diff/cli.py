@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def print_report(report: ReleaseDiff, *, show_unchanged: bool = False) -> None:
-    console = Console()
+    console = Console() if sys.stdout.isatty() else Console(width=200)  # a log keeps whole names
     for side in (report.old, report.new):
         console.print(_side_line(report.library, side), markup=False, highlight=False)
     table = Table(title=f"{report.library}: {report.old.revision} -> {report.new.revision}")

@@ -39,6 +39,11 @@ def add_parser(sub) -> None:
     qa.add_argument("--no-implementation", action="store_true", help="QA pairs only, no implementation samples")
     qa.add_argument("--prompt-version", default="v1")
     qa.add_argument("--dry-run", action="store_true", help="print what a run would request, and stop")
+    qa.add_argument(
+        "--since", type=Path, metavar="OLD_QA",
+        help="an earlier QA run (its folder or qa.jsonl), e.g. of the previous release: its items of kernels whose "
+        "context is unchanged are carried over, only changed and new contexts are generated",
+    )  # fmt: skip
 
 
 def options_from_args(args: argparse.Namespace) -> QAOptions:
@@ -66,6 +71,7 @@ def options_from_args(args: argparse.Namespace) -> QAOptions:
         limit=args.limit,
         dry_run=args.dry_run,
         prompt_version=args.prompt_version,
+        since=args.since,
     )
 
 
@@ -145,6 +151,14 @@ def print_summary(summary: QASummary, options: QAOptions) -> None:
     }
     if summary.cost_usd is not None:
         rows["cost (USD)"] = summary.cost_usd
+    if summary.since is not None:
+        s = summary.since
+        rows["since: carried over"] = f"{s.carried} units ({s.carried_records} items), no request"
+        rows["since: regenerated"] = f"{s.regenerated} units (changed or new kernel contexts)"
+        rows["since: replaced, dropped"] = (
+            f"{s.replaced} earlier units of changed contexts; {s.dropped} of kernels that are gone "
+            f"({s.dropped_records} items)"
+        )
     if summary.units_failed:
         rows["units to redo (re-run)"] = ", ".join(f"{k} {v}" for k, v in sorted(summary.units_failed.items()))
     if summary.families_below_five_categories:

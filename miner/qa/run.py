@@ -25,6 +25,7 @@ from miner.qa.model_engine import ModelEngine
 from miner.qa.offline import CATEGORIES
 from miner.qa.offline_engine import OfflineEngine
 from miner.qa.prompts import PROMPTS_DIR, load_prompts
+from miner.qa.since import SinceCounts, carry_over, open_earlier, settle
 from miner.qa.units import TASKS, KernelWork, Preparer, Unit, compute_facts
 
 Progress = Callable[[int, int], None]
@@ -43,6 +44,7 @@ class QAOptions:
     prompts_dir: Path = PROMPTS_DIR
     prompt_version: str = "v1"
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)  # processes reading kernel facts
+    since: Path | None = None  # an earlier QA run (folder or qa.jsonl): carry over its units of unchanged contexts
 
 
 @dataclass
@@ -65,10 +67,13 @@ class QASummary:
     seconds: float = 0.0
     families_below_five_categories: list[str] = field(default_factory=list)
     outputs_kept: bool = False  # units were left undone, and qa.jsonl is still that of the last complete run
+    since: SinceCounts | None = None  # with ``--since``: carried, regenerated, replaced and dropped
 
     def to_json(self) -> dict:
-        saved = {k: v for k, v in self.__dict__.items() if k != "outputs_kept"}
+        saved = {k: v for k, v in self.__dict__.items() if k not in ("outputs_kept", "since")}
         out = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in saved.items()}
+        if self.since is not None:
+            out["since"] = self.since.to_json()
         out["kept_total"] = sum(self.kept.values())
         out["dropped_total"] = sum(self.dropped.values())
         return out
@@ -137,17 +142,20 @@ def run_qa(options: QAOptions, progress: Progress | None = None) -> QASummary | 
         units = plan_units(options, summary)
         if not options.dry_run:
             make_dir(options.out)
+        earlier = open_earlier(options.since) if options.since is not None else None
         journal = Journal(options.out / "qa_units.jsonl", writable=not options.dry_run)
         try:
             if offline:
-                keys = _run_offline(options, units, journal, summary, progress)
+                keys = _run_offline(options, units, journal, summary, progress, earlier)
             else:
                 prompts = {task: load_prompts(task, options.prompt_version, options.prompts_dir) for task in TASKS}
-                keys = asyncio.run(_run_model(options, units, prompts, journal, summary, progress, preparer))
+                keys = asyncio.run(_run_model(options, units, prompts, journal, summary, progress, preparer, earlier))
             if isinstance(keys, DryRun):
                 return keys
         finally:
             journal.close()
+    if earlier is not None and summary.since is not None:
+        settle(summary.since, units, keys, journal, earlier)
     _summarise(units, keys, journal, summary, options)
     summary.seconds = round(time.perf_counter() - started, 2)
     if summary.units_failed and _complete_outputs(options.out):
@@ -175,12 +183,15 @@ def _write_outputs(out: Path, keys: list[str], journal: Journal, summary: QASumm
     write_json_atomic(out / "qa_summary.json", summary.to_json())
 
 
-def _run_offline(options, units, journal, summary, progress) -> list[str] | DryRun:
+def _run_offline(options, units, journal, summary, progress, earlier) -> list[str] | DryRun:
     engine = OfflineEngine()
     keys = [engine.key(u) for u in units]
     summary.units_cached = sum(k in journal for k in keys)
     if options.dry_run:
-        return DryRun(len(units), summary.units_cached, 0, 0, 0)
+        carried = sum(k not in journal and k in earlier for k in keys) if earlier else 0
+        return DryRun(len(units), summary.units_cached + carried, 0, 0, 0)
+    if earlier is not None:
+        summary.since = carry_over(units, keys, journal, earlier)
     _compute_facts([u for u, k in zip(units, keys, strict=True) if k not in journal], options.jobs)
     for done, (unit, key) in enumerate(zip(units, keys, strict=True), 1):
         if key not in journal:
@@ -190,11 +201,13 @@ def _run_offline(options, units, journal, summary, progress) -> list[str] | DryR
     return keys
 
 
-async def _run_model(options, units, prompts, journal, summary, progress, preparer) -> list[str] | DryRun:
+async def _run_model(options, units, prompts, journal, summary, progress, preparer, earlier) -> list[str] | DryRun:
     async with AgentClient(options.agent) as client:
         engine = ModelEngine(client, prompts)
         keys = [engine.key(u) for u in units]
-        todo = [(u, k) for u, k in zip(units, keys, strict=True) if k not in journal]
+        if earlier is not None and not options.dry_run:
+            summary.since = carry_over(units, keys, journal, earlier)
+        todo = [(u, k) for u, k in zip(units, keys, strict=True) if k not in journal and not (earlier and k in earlier)]
         if options.dry_run:
             chars = 0
             requests = 0
@@ -210,7 +223,8 @@ async def _run_model(options, units, prompts, journal, summary, progress, prepar
                 prompt_tokens=int(chars / _CHARS_PER_TOKEN),
                 max_completion_tokens=requests * options.agent.max_tokens,
             )
-        done = summary.units_cached = len(units) - len(todo)
+        done = len(units) - len(todo)
+        summary.units_cached = done - (summary.since.carried if summary.since else 0)
         if progress:
             progress(done, len(units))
 

@@ -12,12 +12,16 @@ from pathlib import Path
 import git
 import pytest
 
+from miner.agent.config import AgentConfig
 from miner.diff.compare import compare, match_regions
 from miner.diff.mined import RegionCode, read_mined
 from miner.diff.normalise import tokens, without_excluded
 from miner.diff.run import DiffOptions, diff_revisions
 from miner.errors import InputError, RevisionError
-from tests.conftest import TINYBLAS
+from miner.qa.run import QAOptions, run_qa
+from tests.conftest import TINYBLAS, read_jsonl
+from tests.support.chat_server import ScriptedChatServer
+from tests.support.qa_responder import QAResponder
 from tests.test_cli import run_cli
 
 SRC = "library/src"
@@ -253,3 +257,54 @@ def test_normalising_drops_comments_whitespace_and_statements_that_only_call_exc
     kept = "int f(int n) { auto s = log_trace(h) + go(n); return s; }"  # a call inside a larger expression stays
     assert "log_trace" in without_excluded(tokens(kept), excluded)
     assert without_excluded(tokens('s = "a  /* b */";'), excluded) == ["s", "=", '"a  /* b */"', ";"]
+
+
+def _qa(mined: Path, out: Path, server, since: Path | None = None):
+    config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k")
+    return run_qa(QAOptions(bundles=mined, out=out, agent=config, since=since, jobs=1))
+
+
+def test_qa_since_asks_the_model_only_for_changed_contexts_and_drops_the_gone(released, tmp_path):
+    report, _, _ = released
+    old, new = Path(report.old.out), Path(report.new.out)
+    with ScriptedChatServer(QAResponder("good")) as server:
+        before = _qa(old, tmp_path / "qa-old", server)
+        asked_before = len(server.requests)
+        after = _qa(new, tmp_path / "qa-new", server, since=tmp_path / "qa-old")
+        asked_after = len(server.requests) - asked_before
+    s = after.since
+    assert before.requests == asked_before == before.units
+    assert s.carried > 0 and s.regenerated > 0 and s.carried + s.regenerated == after.units
+    assert after.requests == asked_after == s.regenerated  # one request per unit made now, none for the carried
+    assert s.replaced + s.dropped == before.units - s.carried
+    old_records = {r["id"]: r for r in read_jsonl(tmp_path / "qa-old" / "qa.jsonl")}
+    new_records = read_jsonl(tmp_path / "qa-new" / "qa.jsonl")
+    carried = [r for r in new_records if r["id"] in old_records]
+    assert len(carried) == s.carried_records and carried
+    assert all(r["question"] == old_records[r["id"]]["question"] for r in carried)
+    by_kernel = {r["kernel_name"] for r in new_records}
+    assert "tinyblas_gemvn_kernel" not in by_kernel  # dead at NEW: its items are dropped
+    assert s.dropped >= 2 and s.dropped_records > 0  # gemvn's QA and implementation units
+    gone = {r["kernel_name"] for r in old_records.values()} - by_kernel
+    assert gone == {"tinyblas_gemvn_kernel"}
+    summary = json.loads((tmp_path / "qa-new" / "qa_summary.json").read_text())
+    assert summary["since"]["carried"] == s.carried and summary["requests"] == s.regenerated
+
+
+def test_qa_since_a_release_that_changed_nothing_makes_no_request(released, tmp_path):
+    report, _, _ = released
+    old = Path(report.old.out)
+    with ScriptedChatServer(QAResponder("good")) as server:
+        _qa(old, tmp_path / "first", server)
+        asked = len(server.requests)
+        again = _qa(old, tmp_path / "second", server, since=tmp_path / "first" / "qa.jsonl")
+    assert len(server.requests) == asked and again.requests == 0
+    assert again.since.carried == again.units and again.since.regenerated == again.since.dropped == 0
+    assert (tmp_path / "first" / "qa.jsonl").read_bytes() == (tmp_path / "second" / "qa.jsonl").read_bytes()
+
+
+def test_qa_since_a_folder_without_an_earlier_run_is_one_line(released, tmp_path):
+    report, _, _ = released
+    proc = run_cli("qa", report.new.out, "--offline", "--out", str(tmp_path / "q"), "--since", str(tmp_path))
+    assert proc.returncode == 2 and "no earlier QA run there" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

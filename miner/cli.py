@@ -94,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_diff_parser(sub)
 
+    from miner.explain.cli import add_parser as add_explain_parser
+
+    add_explain_parser(sub)
+
     graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
     common(graph)
     graph.add_argument("entry", help="entry point name")
@@ -123,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
                 from miner.cache.cli import run as run_cache_command
 
                 return run_cache_command(args, console)
+            if args.command == "explain":
+                from miner.explain.cli import run as run_explain_command
+
+                return run_explain_command(args)
             if args.command == "diff":
                 from miner.diff.cli import run as run_diff_command
 

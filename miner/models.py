@@ -469,7 +469,7 @@ class LivenessRecord(BaseModel):
 class NotReached(BaseModel):
     model_config = _STRICT
     entry: str
-    reason: str
+    reason: str  # "no-definition", "excluded" (``detail``: the rule) or "boundary" (``detail``: its kind)
     detail: str = ""
 
 
@@ -585,6 +585,45 @@ class ReleaseDiff(BaseModel):
     counts: dict[str, int]  # verdict -> entries
     entries: list[EntryDiff]
     seconds: float
+
+
+# ---------------------------------------------------------------------------------------------
+# Audit: why a function is, or is not, in an entry point's bundle
+
+
+class PathStep(BaseModel):
+    """One function on the call path from an entry point, and the edge that reached it from the step before."""
+
+    model_config = _STRICT
+    name: str
+    role: str
+    file: str
+    line: int
+    edge: str = ""  # "call" or "launch"; "" for the entry point itself
+    resolution: str = ""  # how the call was resolved ("clang", "overload-set", "template", "tree-sitter", ...)
+    call_at: str = ""  # "file:line" of the call or launch in the step before
+    conditions: list[str] = []  # the branch conditions the call is under, as the path takes them ("!(incx == 1)")
+
+
+class Explanation(BaseModel):
+    """Why one function is in an entry's bundle (its path, the rule that kept it, its liveness), or why not."""
+
+    model_config = _STRICT
+    entry: str
+    function: str
+    status: Literal["in bundle", "reached, not bundled", "excluded", "boundary", "other entries", "not reached"]
+    role: str = ""
+    file: str = ""
+    line: int = 0
+    path: list[PathStep] = []
+    rule: str = ""  # in bundle: what let the traversal follow it; excluded: the deny rule; boundary: its kind
+    live: bool | None = None  # None: not in the bundle
+    reason: str = ""  # when dead: "type", "build" or "constant"
+    decided_at: str = ""
+    detail: str = ""
+    conditions: list[str] = []  # when live: the runtime conditions on the path
+    called_from: list[str] = []  # excluded or boundary: "caller (file:line)" of each call the traversal stopped at
+    elsewhere: list[str] = []  # other entries whose bundles hold it
 
 
 # ---------------------------------------------------------------------------------------------

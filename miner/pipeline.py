@@ -398,7 +398,8 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
             continue
         verdict = a.rules.verdict(t.root, a.graph.nodes[t.root])
         if verdict.action != "follow":
-            not_reached.append(NotReached(entry=e.name, reason=f"{verdict.action}d", detail=verdict.rule))
+            reason = "excluded" if verdict.action == "exclude" else verdict.action
+            not_reached.append(NotReached(entry=e.name, reason=reason, detail=verdict.rule))
             continue
         views.append(builder.view(t, a.liveness.get(e.name, {})))
     families = builder.families(views)

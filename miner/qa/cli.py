@@ -6,16 +6,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from miner.agent.config import AgentConfig
 from miner.arguments import positive_int
 from miner.errors import InputError
 from miner.qa.offline import CATEGORIES
-from miner.qa.run import DryRun, QAOptions, QASummary, run_qa
+
+if TYPE_CHECKING:  # the run's modules (the openai client among them) load only when QA runs
+    from miner.qa.run import DryRun, QAOptions, QASummary
 
 
 def add_parser(sub) -> None:
@@ -47,6 +49,9 @@ def add_parser(sub) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> QAOptions:
+    from miner.agent.config import AgentConfig
+    from miner.qa.run import QAOptions
+
     agent = None
     if not args.offline:
         agent = AgentConfig.from_env(
@@ -78,6 +83,8 @@ def options_from_args(args: argparse.Namespace) -> QAOptions:
 def run(args: argparse.Namespace, console: Console) -> int:
     options = options_from_args(args)
     result = run_with_progress(options, console)
+    from miner.qa.run import DryRun
+
     if isinstance(result, DryRun):
         print(
             f"{result.units} units, {result.cached} already done; {result.requests} requests "
@@ -129,6 +136,8 @@ def run_with_progress(options: QAOptions, console: Console) -> QASummary | DryRu
         bar.update(task, completed=done, total=total)
 
     try:
+        from miner.qa.run import run_qa
+
         return run_qa(options, progress)
     finally:
         if task is not None:

@@ -1,0 +1,157 @@
+"""Why a function is in an entry point's bundle — the call path from the entry, each edge's resolution, the rule
+that let the traversal follow it, its liveness verdict — or why it is not: the rule that excluded it, the
+boundary the traversal stopped at, or that nothing reaches it."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+from miner.explain.read import EntryOutput, bundles_holding
+from miner.models import Explanation, PathStep
+from miner.source.profile import load_profile
+from miner.traverse.rules import RuleSet
+
+
+def explain_entry(out: Path, data: EntryOutput, entry: str, function: str | None) -> list[Explanation]:
+    """An explanation per region of the entry's bundle, or for each function named ``function`` (every overload)."""
+    if data.bundle is None:
+        return []
+    regions = [r for r in data.bundle["regions"] if entry in r["entries"]]
+    chosen = regions if function is None else [r for r in regions if function in (r["name"], r["qualified_name"])]
+    verdicts = {v["region"]: v for v in data.record["kernels"] + data.record["device_helpers"]}
+    if function is not None and not chosen:
+        unbundled = [v for v in verdicts.values() if v["name"] == function]
+        if unbundled:  # reached and decided, but no live path keeps its code (an `#if` the build skips)
+            return [_unbundled(entry, v) for v in unbundled]
+        return [_not_in_bundle(out, data, entry, function, regions)]
+    paths = _paths(data.bundle, regions, entry)
+    rules = RuleSet(load_profile(data.library))
+    return [_in_bundle(entry, r, paths.get(r["id"], []), verdicts.get(r["id"]), rules) for r in chosen]
+
+
+def _in_bundle(entry: str, region: dict, path: list[PathStep], verdict: dict | None, rules: RuleSet) -> Explanation:
+    common = dict(
+        entry=entry, function=region["qualified_name"], status="in bundle", role=region["role"],
+        file=region["file"], line=region["start_line"], path=path, rule=_followed_by(region, rules),
+    )  # fmt: skip
+    if verdict is None:  # host code: it runs when a path that reaches it is taken
+        return Explanation(**common, live=entry in region["live_for"])
+    return Explanation(
+        **common,
+        live=verdict["live"],
+        reason=verdict["reason"],
+        decided_at=verdict["decided_at"],
+        detail=verdict["detail"],
+        conditions=verdict["conditions"],
+    )
+
+
+def _unbundled(entry: str, verdict: dict) -> Explanation:
+    file, _, lines = verdict["region"].rpartition(":")
+    return Explanation(
+        entry=entry, function=verdict["name"], status="reached, not bundled", file=file,
+        line=int(lines.split("-")[0] or 0), live=verdict["live"], reason=verdict["reason"],
+        decided_at=verdict["decided_at"], detail=verdict["detail"], conditions=verdict["conditions"],
+    )  # fmt: skip
+
+
+def _followed_by(region: dict, rules: RuleSet) -> str:
+    """The rule under which the traversal followed the function into the bundle."""
+    node = {**region, "defined": True}
+    verdict = rules.classify(node)
+    if verdict.action != "follow":  # a profile changed since the mine
+        return f"followed when mined; the rules now say {verdict.action} ({verdict.rule})"
+    allow = rules.rules.allow_names
+    pattern = next((p for p in allow if _fnmatch(region["name"], p) or _fnmatch(region["qualified_name"], p)), None)
+    if pattern:
+        return f"allow_names:{pattern} (followed although a deny rule may match)"
+    return "followed: no boundary or deny rule matches its name, namespace or path"
+
+
+def _fnmatch(value: str, pattern: str) -> bool:
+    import fnmatch
+
+    return fnmatch.fnmatchcase(value, pattern)
+
+
+def _paths(bundle: dict, regions: list[dict], entry: str) -> dict[str, list[PathStep]]:
+    """The shortest call path from the entry's own region to each region it reaches, through code that can run
+    for the entry where there is such a path (breadth first, live regions first)."""
+    by_id = {r["id"]: r for r in regions}
+    out_edges: dict[str, list[dict]] = {}
+    for edge in sorted(bundle["edges"], key=lambda e: e["line"]):
+        if edge["caller"] in by_id and edge["callee"] in by_id:
+            out_edges.setdefault(edge["caller"], []).append(edge)
+    roots = [r for r in regions if entry in r["names"]] or [by_id[p[0]] for p in bundle["call_paths"] if p[0] in by_id]
+    if not roots:
+        return {}
+    paths = {roots[0]["id"]: [_step(roots[0]).model_copy(update={"name": entry})]}
+    live = {rid for rid, r in by_id.items() if entry in r["live_for"]}
+    for allowed in (live, by_id.keys()):
+        queue = deque(paths)
+        while queue:
+            caller = queue.popleft()
+            for edge in out_edges.get(caller, []):
+                callee = edge["callee"]
+                if callee not in paths and callee in allowed:
+                    paths[callee] = [*paths[caller], _step(by_id[callee], edge, by_id[caller])]
+                    queue.append(callee)
+    return paths
+
+
+def _step(region: dict, edge: dict | None = None, caller: dict | None = None) -> PathStep:
+    step = PathStep(name=region["qualified_name"], role=region["role"], file=region["file"], line=region["start_line"])
+    if edge is None or caller is None:
+        return step
+    return step.model_copy(
+        update=dict(
+            edge=edge["kind"],
+            resolution=edge["resolution"],
+            call_at=_call_site(caller, edge["line"]),
+            conditions=[_condition(c) for c in edge["conditions"]],
+        )
+    )
+
+
+def _call_site(caller: dict, line: int) -> str:
+    """Where a call is written: a macro-defined caller's calls carry the line of the macro's invocation."""
+    if caller["macro"] and not caller["start_line"] <= line <= caller["end_line"] and caller["expanded_at"]:
+        return caller["expanded_at"]
+    return f"{caller['file']}:{line}"
+
+
+def _condition(c: dict) -> str:
+    """A branch condition as the path takes it: ``n > 0``, ``!(incx == 1)``, ``trans == case 'N'``."""
+    if c["branch"] == "then":
+        return c["text"]
+    if c["branch"] == "else":
+        return f"!({c['text']})"
+    return f"{c['text']}: {c['branch']}"
+
+
+def _not_in_bundle(out: Path, data: EntryOutput, entry: str, function: str, regions: list[dict]) -> Explanation:
+    names = {r["id"]: r["qualified_name"] for r in regions}
+    bundle = data.bundle
+    for kind, records in (("excluded", bundle["exclusions"]), ("boundary", bundle["boundaries"])):
+        hits = [x for x in records if x["name"] == function and x["caller"] in names]
+        if hits:
+            rule = hits[0]["rule"] if kind == "excluded" else hits[0]["kind"]
+            return Explanation(
+                entry=entry,
+                function=function,
+                status=kind,
+                rule=rule,
+                file=hits[0]["declared_in"],
+                called_from=sorted({f"{names[x['caller']]} ({x['caller'].rpartition(':')[0]}:{x['call_line']})" for x in hits}),
+            )  # fmt: skip
+    family = sorted(
+        {e for r in bundle["regions"] if function in (r["name"], r["qualified_name"]) for e in r["entries"]}
+    )
+    if family:
+        return Explanation(entry=entry, function=function, status="other entries", elsewhere=family)
+    holders = bundles_holding(out, function)
+    elsewhere = sorted(
+        {e for b in holders for r in b["regions"] if function in (r["name"], r["qualified_name"]) for e in r["entries"]}
+    )
+    return Explanation(entry=entry, function=function, status="not reached", elsewhere=elsewhere)

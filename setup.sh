@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up rocm-miner on a fresh Debian 12 machine: the Debian packages the library profiles' parse recipes
-# need (allowlists/*.toml [[system_headers]]; today hipcc, libfmt-dev, librocprim-dev, librocsparse-dev), a C
+# need (allowlists/*.toml [[system_headers]]; today hipcc, libfmt-dev, librocprim-dev, librocsparse-dev),
+# Graphviz (the report's graphs) and Chromium (the report's tests run in it, through Playwright), a C
 # compiler and Python's headers for the package's compiled modules, then the package.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,7 +20,7 @@ print(" ".join(sorted(names)))
 PY
 }
 
-wanted="$(profile_packages)"
+wanted="$(profile_packages) graphviz chromium"
 command -v cc >/dev/null 2>&1 || wanted="$wanted gcc"
 python3 -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
   || wanted="$wanted python3-dev"

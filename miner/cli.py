@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_explain_parser(sub)
 
+    from miner.report.cli import add_parser as add_report_parser
+
+    add_report_parser(sub)
+
     graph = sub.add_parser("graph", help="show the traversal from one entry point as a tree")
     common(graph)
     graph.add_argument("entry", help="entry point name")
@@ -127,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
                 from miner.cache.cli import run as run_cache_command
 
                 return run_cache_command(args, console)
+            if args.command == "report":
+                from miner.report.cli import run as run_report_command
+
+                return run_report_command(args)
             if args.command == "explain":
                 from miner.explain.cli import run as run_explain_command
 

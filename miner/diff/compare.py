@@ -65,26 +65,44 @@ def match_regions(
 ) -> tuple[list[tuple[RegionCode, RegionCode]], list[RegionCode], list[RegionCode]]:
     """Pairs the regions of two revisions by full identity (file, qualified name, signature); what is left, by
     file and qualified name, then by qualified name alone (a moved file), where exactly one of each is left."""
-    return pair_up(
-        before,
-        after,
-        [lambda r: r.identity, lambda r: (r.file, r.qualified_name), lambda r: (r.qualified_name,)],
-        order=lambda r: (r.file, r.start_line),
-    )
+    return pair_up(before, after, _region_keys(lambda r: r), order=lambda r: (r.file, r.start_line))
+
+
+def _region_keys(region_of: Callable) -> list[Callable]:
+    """From surest to loosest: the full identity; the same signature in the same file under another namespace
+    or class; the same qualified name in the same file (a changed signature); the same signature in another file
+    (a moved file); then, where exactly one is left of each, the qualified name, the plain name."""
+
+    def key(part: Callable) -> Callable:
+        return lambda item: part(region_of(item))
+
+    return [
+        key(lambda r: r.identity),
+        key(lambda r: (r.file, r.name, r.identity[2])),
+        key(lambda r: (r.file, r.qualified_name)),
+        key(lambda r: (r.qualified_name, r.identity[2])),
+        key(lambda r: (r.name, r.identity[2])),
+        key(lambda r: (r.qualified_name,)),
+    ]
 
 
 def pair_up(
-    before: list[T], after: list[T], keys: list[Callable[[T], tuple]], order: Callable[[T], tuple]
+    before: list[T],
+    after: list[T],
+    keys: list[Callable[[T], tuple]],
+    order: Callable[[T], tuple],
+    exact: tuple[int, ...] = (0, 1, 3, 4),
 ) -> tuple[list[tuple[T, T]], list[T], list[T]]:
-    """Pairs items by the first key, in ``order`` where several share it; what is left by each later key where
-    exactly one item of each side has it. Returns the pairs and the items of each side left unpaired."""
+    """Pairs items by each key in turn: by a key in ``exact`` (one that holds a signature) in ``order`` where
+    several share it, by any other only where exactly one item of each side has it. Returns the pairs and the
+    items of each side left unpaired."""
     pairs: list[tuple[T, T]] = []
     left_a, left_b = sorted(before, key=order), sorted(after, key=order)
     for n, key in enumerate(keys):
         by_a, by_b = _group(left_a, key), _group(left_b, key)
         for k in by_a.keys() & by_b.keys():
             xs, ys = by_a[k], by_b[k]
-            if n == 0 or len(xs) == len(ys) == 1:
+            if n in exact or len(xs) == len(ys) == 1:
                 pairs += zip(xs, ys, strict=False)
         paired_a = {id(a) for a, _ in pairs}
         paired_b = {id(b) for _, b in pairs}
@@ -135,10 +153,14 @@ def _kernel_changes(
     """Kernels paired by their region's identity (a kernel left out of the bundle, by file and name)."""
     a = [_KernelAt(k, old.regions.get(k["region"])) for k in before]
     b = [_KernelAt(k, new.regions.get(k["region"])) for k in after]
-    pairs, removed, added = pair_up(
-        a, b, [lambda k: k.identity, lambda k: (k.file, k.record["name"]), lambda k: (k.record["name"],)],
-        order=lambda k: (k.file, k.line),
+    bundled_a, bundled_b = [k for k in a if k.region], [k for k in b if k.region]
+    pairs, left_a, left_b = pair_up(bundled_a, bundled_b, _region_keys(lambda k: k.region), lambda k: (k.file, k.line))
+    unbundled = [lambda k: (k.file, k.record["name"]), lambda k: (k.record["name"],)]
+    more, removed, added = pair_up(
+        left_a + [k for k in a if not k.region], left_b + [k for k in b if not k.region], unbundled,
+        order=lambda k: (k.file, k.line), exact=(),
     )  # fmt: skip
+    pairs += more
     changes = [_kernel_change("removed", k) for k in removed] + [_kernel_change("added", k) for k in added]
     for was, now in pairs:
         if was.record["live"] != now.record["live"]:
@@ -161,10 +183,6 @@ class _KernelAt:
         if self.region:
             return self.region.start_line
         return int(self.record["region"].rpartition(":")[2].split("-")[0] or 0)
-
-    @property
-    def identity(self) -> tuple:
-        return self.region.identity if self.region else (self.file, self.record["name"])
 
 
 def _kernel_change(change: str, k: _KernelAt) -> KernelChange:

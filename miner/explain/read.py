@@ -38,18 +38,24 @@ def bundles_holding(out: Path, function: str) -> list[dict]:
     return found
 
 
-def _library(out: Path) -> str:
+def read_run(out: Path) -> dict:
+    """``run.json`` of the mine in ``out``, once ``out`` is known to hold one."""
     if not out.is_dir():
         raise InputError(f"{out}: no such output folder")
     try:
         run = json.loads((out / "run.json").read_text())
-        library = run["library"]
+        if not isinstance(run["library"], str) or not isinstance(run["checkout"], dict):
+            raise TypeError
         for name in ("bundles.jsonl", "entries.jsonl"):
             if not (out / name).is_file():
                 raise KeyError(name)
     except (OSError, ValueError, KeyError, TypeError):
         raise InputError(f"{out}: not a rocm-miner output folder (run `rocm-miner mine` into it)") from None
-    return library
+    return run
+
+
+def _library(out: Path) -> str:
+    return read_run(out)["library"]
 
 
 def _entry_record(out: Path, entry: str) -> dict | None:

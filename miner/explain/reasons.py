@@ -109,7 +109,7 @@ def _step(region: dict, edge: dict | None = None, caller: dict | None = None) ->
             edge=edge["kind"],
             resolution=edge["resolution"],
             call_at=_call_site(caller, edge["line"]),
-            conditions=[_condition(c) for c in edge["conditions"]],
+            conditions=[condition_text(c) for c in edge["conditions"]],
         )
     )
 
@@ -121,7 +121,7 @@ def _call_site(caller: dict, line: int) -> str:
     return f"{caller['file']}:{line}"
 
 
-def _condition(c: dict) -> str:
+def condition_text(c: dict) -> str:
     """A branch condition as the path takes it: ``n > 0``, ``!(incx == 1)``, ``trans == case 'N'``."""
     if c["branch"] == "then":
         return c["text"]

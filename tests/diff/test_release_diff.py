@@ -11,6 +11,7 @@ from pathlib import Path
 
 import git
 import pytest
+from playwright.sync_api import sync_playwright
 
 from miner.agent.config import AgentConfig
 from miner.diff.compare import compare, match_regions
@@ -308,3 +309,27 @@ def test_qa_since_a_folder_without_an_earlier_run_is_one_line(released, tmp_path
     proc = run_cli("qa", report.new.out, "--offline", "--out", str(tmp_path / "q"), "--since", str(tmp_path))
     assert proc.returncode == 2 and "no earlier QA run there" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_report_shows_the_diff_verdicts(released, tmp_path):
+    report, _, _ = released
+    html = tmp_path / "report.html"
+    proc = run_cli("report", report.new.out, "--diff", str(Path(report.new.out).parent), "--html", str(html))
+    assert proc.returncode == 0, proc.stderr
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        page = browser.new_page()
+        problems = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(html.as_uri() + "#entry=tinyblas_sdot")
+        page.wait_for_selector("#graph svg")
+        assert "changed" in page.inner_text("#entry-name")
+        text = page.inner_text("#entry")
+        assert "tinyblas_dot_half_kernel: added, dead (type)" in text and "the live set did not change" in text
+        assert "v1 → v2" in page.inner_text("#provenance")
+        page.fill("#search", "zaxpy")
+        assert page.locator("nav li[data-entry='tinyblas_zaxpy']:visible .badge").inner_text() == "removed"
+        browser.close()
+    assert problems == []
+    bad = run_cli("report", report.new.out, "--diff", str(tmp_path), "--html", str(tmp_path / "x.html"))
+    assert bad.returncode == 2 and "no diff.json there" in bad.stderr and not (tmp_path / "x.html").exists()

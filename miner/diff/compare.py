@@ -65,7 +65,41 @@ def match_regions(
 ) -> tuple[list[tuple[RegionCode, RegionCode]], list[RegionCode], list[RegionCode]]:
     """Pairs the regions of two revisions by full identity (file, qualified name, signature); what is left, by
     file and qualified name, then by qualified name alone (a moved file), where exactly one of each is left."""
-    return pair_up(before, after, _region_keys(lambda r: r), order=lambda r: (r.file, r.start_line))
+    pairs, left_a, left_b = pair_up(before, after, _region_keys(lambda r: r), order=lambda r: (r.file, r.start_line))
+    similar, left_a, left_b = pair_similar(left_a, left_b, lambda r: r)
+    return pairs + similar, left_a, left_b
+
+
+_SIMILAR = 0.6  # of the signature's tokens in common, for overloads whose signatures all changed
+
+
+def pair_similar(before: list[T], after: list[T], region_of: Callable) -> tuple[list[tuple[T, T]], list[T], list[T]]:
+    """Pairs what is left among functions of one name in one file (overloads whose signatures all changed, as
+    rocSOLVER 6.2's templates on the integer type), the most alike signatures first."""
+    by_a, by_b = (
+        _group(before, lambda x: (region_of(x).file, region_of(x).name)),
+        _group(after, lambda x: (region_of(x).file, region_of(x).name)),
+    )
+    pairs = []
+    for key in by_a.keys() & by_b.keys():
+        scored = sorted(
+            ((difflib.SequenceMatcher(None, _sig(region_of(a)), _sig(region_of(b)), autojunk=False).ratio(), i, j)
+             for i, a in enumerate(by_a[key]) for j, b in enumerate(by_b[key])),
+            reverse=True,
+        )  # fmt: skip
+        used_a, used_b = set(), set()
+        for ratio, i, j in scored:
+            if ratio >= _SIMILAR and i not in used_a and j not in used_b:
+                used_a.add(i)
+                used_b.add(j)
+                pairs.append((by_a[key][i], by_b[key][j]))
+    paired_a = {id(a) for a, _ in pairs}
+    paired_b = {id(b) for _, b in pairs}
+    return pairs, [x for x in before if id(x) not in paired_a], [x for x in after if id(x) not in paired_b]
+
+
+def _sig(region: RegionCode) -> list[str]:
+    return region.identity[2].split()
 
 
 def _region_keys(region_of: Callable) -> list[Callable]:
@@ -155,6 +189,8 @@ def _kernel_changes(
     b = [_KernelAt(k, new.regions.get(k["region"])) for k in after]
     bundled_a, bundled_b = [k for k in a if k.region], [k for k in b if k.region]
     pairs, left_a, left_b = pair_up(bundled_a, bundled_b, _region_keys(lambda k: k.region), lambda k: (k.file, k.line))
+    similar, left_a, left_b = pair_similar(left_a, left_b, lambda k: k.region)
+    pairs += similar
     unbundled = [lambda k: (k.file, k.record["name"]), lambda k: (k.record["name"],)]
     more, removed, added = pair_up(
         left_a + [k for k in a if not k.region], left_b + [k for k in b if not k.region], unbundled,

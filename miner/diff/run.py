@@ -42,7 +42,7 @@ def diff_revisions(opts: DiffOptions, progress: Progress) -> ReleaseDiff:
     make_dir(opts.out, "output directory")
     sides = {}
     for side, rev in (("old", opts.old), ("new", opts.new)):
-        sides[side] = _mine_side(opts, rev, opts.out / side, progress)
+        sides[side] = mine_revision(opts, rev, opts.out / side, progress)
     diffs = compare(read_mined(opts.out / "old"), read_mined(opts.out / "new"))
     report = ReleaseDiff(
         library=profile.name,
@@ -81,7 +81,7 @@ def _check_revisions(opts: DiffOptions) -> Profile:
     return profile
 
 
-def _mine_side(opts: DiffOptions, rev: str, out: Path, progress: Progress) -> RevisionSide:
+def mine_revision(opts: DiffOptions, rev: str, out: Path, progress: Progress) -> RevisionSide:
     with contextlib.ExitStack() as stack:
         others, with_revs = {}, {}
         for name, path in sorted(opts.with_libraries.items()):

@@ -558,7 +558,10 @@ class KernelChange(BaseModel):
 class EntryDiff(BaseModel):
     model_config = _STRICT
     entry: str
-    verdict: Literal["unchanged", "changed", "added", "removed"]
+    # "not mined": in no bundle at either revision (the rules leave it out, or it is a boundary): its code was
+    # never read, so whether it changed is not known (``note`` says why, as ``not_reached.jsonl`` does)
+    verdict: Literal["unchanged", "changed", "added", "removed", "not mined"]
+    note: str = ""
     regions: list[RegionChange] = []
     kernels: list[KernelChange] = []
     live_set_changed: bool = False

@@ -37,7 +37,7 @@ def add_parser(sub) -> None:
     p.add_argument("--cache", type=Path, default=None, help="cache directory (default: the shared one)")
     p.add_argument("--allow-missing-headers", action="store_true",
                    help="parse even when a system header the library needs is missing (a degraded run)")  # fmt: skip
-    p.add_argument("--all", action="store_true", help="list unchanged entries in the table too")
+    p.add_argument("--all", action="store_true", help="list unchanged and not mined entries in the table too")
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -81,8 +81,8 @@ def print_report(report: ReleaseDiff, *, show_unchanged: bool = False) -> None:
     for column in ("entry", "verdict", "regions changed / added / removed", "live kernels"):
         table.add_column(column)
     for d in report.entries:
-        if d.verdict != "unchanged" or show_unchanged:
-            table.add_row(d.entry, d.verdict, _regions_cell(d), _live_cell(d))
+        if d.verdict not in ("unchanged", "not mined") or show_unchanged:
+            table.add_row(d.entry, d.verdict, d.note or _regions_cell(d), _live_cell(d))
     console.print(table)
     counts = ", ".join(f"{n} {verdict}" for verdict, n in report.counts.items())
     console.print(f"{len(report.entries)} entry points: {counts} ({report.seconds:.1f} s)", markup=False)

@@ -24,6 +24,10 @@ def compare(old: MinedRevision, new: MinedRevision) -> list[EntryDiff]:
             diffs.append(EntryDiff(entry=entry, verdict="removed"))
         elif entry not in old.entry_regions:
             diffs.append(EntryDiff(entry=entry, verdict="added"))
+        elif entry in old.not_mined and entry in new.not_mined:
+            before, after = old.not_mined[entry], new.not_mined[entry]
+            note = after if before == after else f"{before} (at NEW: {after})"
+            diffs.append(EntryDiff(entry=entry, verdict="not mined", note=note))
         else:
             diffs.append(_entry_diff(entry, old, new, same))
     return diffs
@@ -34,7 +38,7 @@ def _entry_diff(
 ) -> EntryDiff:
     before = [old.regions[rid] for rid in old.entry_regions[entry]]
     after = [new.regions[rid] for rid in new.entry_regions[entry]]
-    pairs, removed, added = match_regions(before, after)
+    pairs, removed, added = match_regions(before, after, entry)
     changes = []
     for a, b in pairs:
         key = (a.id, b.id, entry if a.macro or b.macro else "")
@@ -61,13 +65,21 @@ def _entry_diff(
 
 
 def match_regions(
-    before: list[RegionCode], after: list[RegionCode]
+    before: list[RegionCode], after: list[RegionCode], entry: str = ""
 ) -> tuple[list[tuple[RegionCode, RegionCode]], list[RegionCode], list[RegionCode]]:
-    """Pairs the regions of two revisions by full identity (file, qualified name, signature); what is left, by
-    file and qualified name, then by qualified name alone (a moved file), where exactly one of each is left."""
-    pairs, left_a, left_b = pair_up(before, after, _region_keys(lambda r: r), order=lambda r: (r.file, r.start_line))
+    """Pairs the regions of two revisions: the entry's own API region on each side (a wrapper that moved into a
+    macro defining the whole list is named after its first entry), then by full identity (file, qualified name,
+    signature) and the looser keys of ``_region_keys``, then overloads by signature similarity."""
+    pairs = []
+    own_a = [r for r in before if r.role == "api" and entry in r.names]
+    own_b = [r for r in after if r.role == "api" and entry in r.names]
+    if len(own_a) == len(own_b) == 1:
+        pairs.append((own_a[0], own_b[0]))
+        before = [r for r in before if r is not own_a[0]]
+        after = [r for r in after if r is not own_b[0]]
+    more, left_a, left_b = pair_up(before, after, _region_keys(lambda r: r), order=lambda r: (r.file, r.start_line))
     similar, left_a, left_b = pair_similar(left_a, left_b, lambda r: r)
-    return pairs + similar, left_a, left_b
+    return pairs + more + similar, left_a, left_b
 
 
 _SIMILAR = 0.6  # of the signature's tokens in common, for overloads whose signatures all changed

@@ -21,6 +21,7 @@ class RegionCode:
     file: str
     start_line: int
     code: str
+    names: tuple[str, ...]  # every entry point this span defines (``f`` and ``f_64``; a macro's whole list)
     macro: str  # the macro whose expansion defines the entry points of this span, "" when written out
     excluded: frozenset[str]  # the callees the traversal excluded from this region (logging, numerics checks, ...)
 
@@ -48,6 +49,7 @@ class MinedRevision:
     regions: dict[str, RegionCode] = field(default_factory=dict)
     entry_regions: dict[str, list[str]] = field(default_factory=dict)  # entry -> region ids of its bundle
     kernels: dict[str, list[dict]] = field(default_factory=dict)  # entry -> its kernels' liveness records
+    not_mined: dict[str, str] = field(default_factory=dict)  # entry in no bundle -> why ("excluded: deny_paths:...")
 
 
 def read_mined(out: Path) -> MinedRevision:
@@ -62,20 +64,25 @@ def read_mined(out: Path) -> MinedRevision:
                 if r["id"] not in mined.regions:
                     mined.regions[r["id"]] = RegionCode(
                         r["id"], r["name"], r["qualified_name"], r["role"], r["file"], r["start_line"], r["code"],
-                        r["macro"], frozenset(),
+                        tuple(r["names"]), r["macro"], frozenset(),
                     )  # fmt: skip
                 for entry in r["entries"]:
                     mined.entry_regions.setdefault(entry, []).append(r["id"])
         for record in _jsonl(out / "entries.jsonl"):
             mined.kernels[record["name"]] = record["kernels"] if record["bundle"] else []
             mined.entry_regions.setdefault(record["name"], [])
+        if (out / "not_reached.jsonl").is_file():
+            for record in _jsonl(out / "not_reached.jsonl"):
+                why = record["reason"] + (f": {record['detail']}" if record.get("detail") else "")
+                mined.not_mined[record["entry"]] = why
+                mined.entry_regions.setdefault(record["entry"], [])
     except (KeyError, TypeError) as exc:
         raise InputError(f"{out}: not a rocm-miner output folder (a record lacks {exc})") from None
     for rid, names in excluded.items():
         if rid in mined.regions:
             r = mined.regions[rid]
             mined.regions[rid] = RegionCode(
-                r.id, r.name, r.qualified_name, r.role, r.file, r.start_line, r.code, r.macro, frozenset(names)
+                r.id, r.name, r.qualified_name, r.role, r.file, r.start_line, r.code, r.names, r.macro, frozenset(names)
             )
     return mined
 

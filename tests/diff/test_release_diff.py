@@ -234,7 +234,7 @@ def test_a_folder_that_is_no_git_checkout_is_refused(tmp_path):
 
 
 def _region(file: str, name: str, code: str, line: int = 1) -> RegionCode:
-    return RegionCode(f"{file}:{line}-{line + 5}", name, name, "impl", file, line, code, "", frozenset())
+    return RegionCode(f"{file}:{line}-{line + 5}", name, name, "impl", file, line, code, (name,), "", frozenset())
 
 
 def test_functions_are_told_apart_by_file_and_signature_never_merged_by_name():
@@ -333,3 +333,22 @@ def test_the_report_shows_the_diff_verdicts(released, tmp_path):
     assert problems == []
     bad = run_cli("report", report.new.out, "--diff", str(tmp_path), "--html", str(tmp_path / "x.html"))
     assert bad.returncode == 2 and "no diff.json there" in bad.stderr and not (tmp_path / "x.html").exists()
+
+
+def test_entries_no_bundle_holds_are_not_mined_not_unchanged(released):
+    report, root, _ = released
+    not_reached = read_jsonl(Path(report.new.out) / "not_reached.jsonl")
+    assert not_reached
+    verdicts = {d.entry: d for d in report.entries}
+    for record in not_reached:
+        d = verdicts[record["entry"]]
+        assert d.verdict == "not mined" and d.note.startswith(record["reason"])
+
+
+def test_an_api_wrapper_that_moved_into_a_list_macro_is_paired_with_it():
+    old = RegionCode("a.cpp:1-9", "f", "f", "api", "a.cpp", 1, "int f(int n) { return impl(n); }", ("f",), "",
+                     frozenset())  # fmt: skip
+    macro = "#define IMPL(name_, T_) int name_(T_ n) { return impl(n); }\n#define LIST IMPL(g, int); IMPL(f, int);"
+    new = RegionCode("a_imp.hpp:5-9", "g", "g", "api", "a_imp.hpp", 5, macro, ("g", "f"), "LIST", frozenset())
+    pairs, removed, added = match_regions([old], [new], "f")
+    assert pairs == [(old, new)] and not removed and not added

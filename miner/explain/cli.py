@@ -79,5 +79,9 @@ def _verdict_text(x: Explanation) -> str:
     if x.live is None:
         return "not decided"
     if x.live:
-        return "live" + (f" when {' && '.join(f'({c})' for c in x.conditions)}" if x.conditions else "")
+        return "live" + (
+            f"; one path that runs it: {' && '.join(f'({c})' for c in x.conditions)}" if x.conditions else ""
+        )
+    if not x.reason:  # host code: its kernels' verdicts are stored, not its own
+        return "no path that runs for this entry reaches it (host code: no deciding line is stored for it)"
     return f"dead ({x.reason}) at {x.decided_at}" + (f": {x.detail}" if x.detail else "")

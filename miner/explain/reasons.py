@@ -18,7 +18,7 @@ def explain_entry(out: Path, data: EntryOutput, entry: str, function: str | None
     if data.bundle is None:
         return []
     regions = [r for r in data.bundle["regions"] if entry in r["entries"]]
-    chosen = regions if function is None else [r for r in regions if function in (r["name"], r["qualified_name"])]
+    chosen = regions if function is None else [r for r in regions if _names(r, function)]
     verdicts = {v["region"]: v for v in data.record["kernels"] + data.record["device_helpers"]}
     if function is not None and not chosen:
         unbundled = [v for v in verdicts.values() if v["name"] == function]
@@ -30,9 +30,18 @@ def explain_entry(out: Path, data: EntryOutput, entry: str, function: str | None
     return [_in_bundle(entry, r, paths.get(r["id"], []), verdicts.get(r["id"]), rules) for r in chosen]
 
 
+def _names(region: dict, function: str) -> bool:
+    """Whether ``region`` defines ``function``: its name, qualified name, or, for a span that defines several entry
+    points (a macro's list, ``f`` and ``f_64``), any of them."""
+    return function in (region["name"], region["qualified_name"]) or (
+        region["role"] == "api" and function in region["names"]
+    )
+
+
 def _in_bundle(entry: str, region: dict, path: list[PathStep], verdict: dict | None, rules: RuleSet) -> Explanation:
+    own = region["role"] == "api" and entry in region["names"]
     common = dict(
-        entry=entry, function=region["qualified_name"], status="in bundle", role=region["role"],
+        entry=entry, function=entry if own else region["qualified_name"], status="in bundle", role=region["role"],
         file=region["file"], line=region["start_line"], path=path, rule=_followed_by(region, rules),
     )  # fmt: skip
     if verdict is None:  # host code: it runs when a path that reaches it is taken
@@ -76,8 +85,8 @@ def _fnmatch(value: str, pattern: str) -> bool:
 
 
 def _paths(bundle: dict, regions: list[dict], entry: str) -> dict[str, list[PathStep]]:
-    """The shortest call path from the entry's own region to each region it reaches, through code that can run
-    for the entry where there is such a path (breadth first, live regions first)."""
+    """The shortest call path from the entry's own region to each region it reaches, through calls that run for
+    the entry where there is such a path (breadth first), else through any call."""
     by_id = {r["id"]: r for r in regions}
     out_edges: dict[str, list[dict]] = {}
     for edge in sorted(bundle["edges"], key=lambda e: e["line"]):
@@ -88,16 +97,31 @@ def _paths(bundle: dict, regions: list[dict], entry: str) -> dict[str, list[Path
         return {}
     paths = {roots[0]["id"]: [_step(roots[0]).model_copy(update={"name": entry})]}
     live = {rid for rid, r in by_id.items() if entry in r["live_for"]}
-    for allowed in (live, by_id.keys()):
+    for strict in (True, False):
         queue = deque(paths)
         while queue:
             caller = queue.popleft()
             for edge in out_edges.get(caller, []):
                 callee = edge["callee"]
-                if callee not in paths and callee in allowed:
+                if callee not in paths and (not strict or _runs(by_id[caller], by_id[callee], entry, live)):
                     paths[callee] = [*paths[caller], _step(by_id[callee], edge, by_id[caller])]
                     queue.append(callee)
     return paths
+
+
+def _runs(caller: dict, callee: dict, entry: str, live: set[str]) -> bool:
+    """Whether the call from ``caller`` to ``callee`` is one that runs for ``entry``: both can run for it and, for a
+    device helper (an overload set links a call to every overload), ``caller`` is a kernel whose instantiations
+    for the entry call it, or a helper called from such a kernel."""
+    if caller["id"] not in live or callee["id"] not in live:
+        return False
+    via = {k for k, entries in callee.get("live_via", {}).items() if entry in entries}
+    if not via:
+        return True
+    if caller["id"] in via:
+        return True
+    caller_via = {k for k, entries in caller.get("live_via", {}).items() if entry in entries}
+    return bool(via & caller_via)
 
 
 def _step(region: dict, edge: dict | None = None, caller: dict | None = None) -> PathStep:
@@ -123,11 +147,12 @@ def _call_site(caller: dict, line: int) -> str:
 
 def condition_text(c: dict) -> str:
     """A branch condition as the path takes it: ``n > 0``, ``!(incx == 1)``, ``trans == case 'N'``."""
+    text = c["text"]
     if c["branch"] == "then":
-        return c["text"]
+        return f"({text})" if "||" in text or "?" in text else text
     if c["branch"] == "else":
-        return f"!({c['text']})"
-    return f"{c['text']}: {c['branch']}"
+        return f"!({text})"
+    return f"{text}: {c['branch']}"
 
 
 def _not_in_bundle(out: Path, data: EntryOutput, entry: str, function: str, regions: list[dict]) -> Explanation:

@@ -69,7 +69,7 @@ def test_every_region_of_the_bundle_is_explained_in_text(out):
     proc = run_cli("explain", str(out), "tinyblas_dscal")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("tinyblas_dscal ›") >= 8 and "kept: followed" in proc.stdout
-    assert "verdict: dead (type)" in proc.stdout and "verdict: live when" in proc.stdout
+    assert "verdict: dead (type)" in proc.stdout and "verdict: live; one path that runs it:" in proc.stdout
 
 
 def test_an_entry_in_no_bundle_says_why(out):
@@ -100,3 +100,16 @@ def test_a_copy_without_the_bundle_is_reported(out, tmp_path):
     (copy / "bundles.jsonl").write_text("")
     proc = run_cli("explain", str(copy), "tinyblas_sscal")
     assert proc.returncode == 2 and "bundles.jsonl lacks" in proc.stderr
+
+
+def test_the_entry_itself_is_found_in_a_macro_that_defines_its_whole_family(out):
+    (x,) = _explain(out, "tinyblas_dscal", "tinyblas_dscal")
+    assert x["status"] == "in bundle" and x["role"] == "api" and x["function"] == "tinyblas_dscal"
+    assert [s["name"] for s in x["path"]] == ["tinyblas_dscal"]
+
+
+def test_a_helper_overload_is_reached_through_a_kernel_whose_instantiation_calls_it(out):
+    for x in _explain(out, "tinyblas_sscal", "load_scalar"):
+        if x["live"]:
+            kernel = x["path"][-2]
+            assert kernel["role"] == "kernel" and x["path"][-1]["edge"] == "call"

@@ -18,6 +18,7 @@ T = TypeVar("T")
 
 def compare(old: MinedRevision, new: MinedRevision) -> list[EntryDiff]:
     same: dict[tuple[str, str, str], bool] = {}  # (old region id, new region id, entry of a macro) -> unchanged
+    spaces = library_namespaces(old) | library_namespaces(new)
     diffs = []
     for entry in sorted(old.entry_regions.keys() | new.entry_regions.keys()):
         if entry not in new.entry_regions:
@@ -29,12 +30,20 @@ def compare(old: MinedRevision, new: MinedRevision) -> list[EntryDiff]:
             note = after if before == after else f"{before} (at NEW: {after})"
             diffs.append(EntryDiff(entry=entry, verdict="not mined", note=note))
         else:
-            diffs.append(_entry_diff(entry, old, new, same))
+            diffs.append(_entry_diff(entry, old, new, same, spaces))
     return diffs
 
 
+def library_namespaces(mined: MinedRevision) -> frozenset[str]:
+    """The namespaces the libraries' own functions are defined in (``rocsolver``, its versioned ``v32800``):
+    a call that gains or loses their qualifier (``rocsolver::getrf_impl``) calls the same code."""
+    return frozenset(
+        part for r in mined.regions.values() for part in r.qualified_name.split("::")[:-1] if part and part != "std"
+    )
+
+
 def _entry_diff(
-    entry: str, old: MinedRevision, new: MinedRevision, same: dict[tuple[str, str, str], bool]
+    entry: str, old: MinedRevision, new: MinedRevision, same: dict[tuple[str, str, str], bool], spaces: frozenset[str]
 ) -> EntryDiff:
     before = [old.regions[rid] for rid in old.entry_regions[entry]]
     after = [new.regions[rid] for rid in new.entry_regions[entry]]
@@ -44,7 +53,7 @@ def _entry_diff(
         key = (a.id, b.id, entry if a.macro or b.macro else "")
         if key not in same:
             excluded = a.excluded | b.excluded
-            same[key] = a.normalised(excluded, entry) == b.normalised(excluded, entry)
+            same[key] = a.normalised(excluded, entry, spaces) == b.normalised(excluded, entry, spaces)
         if not same[key]:
             changes.append(_region_change("changed", b, old=a))
     changes += [_region_change("removed", r) for r in removed]
@@ -129,6 +138,7 @@ def _region_keys(region_of: Callable) -> list[Callable]:
         key(lambda r: (r.qualified_name, r.identity[2])),
         key(lambda r: (r.name, r.identity[2])),
         key(lambda r: (r.qualified_name,)),
+        key(lambda r: (r.file, r.name)),
     ]
 
 

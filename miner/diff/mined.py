@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from miner.diff.normalise import own_instance_only, signature, tokens, without_excluded
+from miner.diff.normalise import own_instance_only, signature, tokens, unqualified, without_excluded
 from miner.errors import InputError
 
 
@@ -34,10 +34,10 @@ class RegionCode:
         """File, qualified name and signature: overloads and same-named functions of other files stay apart."""
         return self.file, self.qualified_name, signature(self.tokens)
 
-    def normalised(self, excluded: frozenset[str], entry: str) -> list[str]:
-        """The tokens compared for ``entry``: less what calls excluded code, and, in a macro that defines one
-        entry point per line, less the other entry points' lines."""
-        toks = without_excluded(self.tokens, excluded)
+    def normalised(self, excluded: frozenset[str], entry: str, namespaces: frozenset[str] = frozenset()) -> list[str]:
+        """The tokens compared for ``entry``: less the library's own namespace qualifiers, what calls excluded
+        code, and, in a macro that defines one entry point per line, the other entry points' lines."""
+        toks = without_excluded(unqualified(self.tokens, namespaces), excluded)
         if self.macro:
             toks = own_instance_only(toks, {entry, entry.removesuffix("_64")})
         return toks

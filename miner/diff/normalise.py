@@ -27,6 +27,23 @@ def tokens(code: str) -> list[str]:
     return [m.group() for m in _TOKEN.finditer(code) if m.lastgroup in ("string", "word", "punct")]
 
 
+def unqualified(toks: list[str], namespaces: frozenset[str]) -> list[str]:
+    """``toks`` less every ``ns ::`` of the given namespaces (and a leading ``::`` before them)."""
+    if not namespaces:
+        return toks
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        if toks[i] in namespaces and toks[i + 1 : i + 2] == ["::"]:
+            if out and out[-1] == "::" and (len(out) < 2 or not _is_word(out[-2])):
+                out.pop()
+            i += 2
+            continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+
 def signature(toks: list[str]) -> str:
     """The tokens before the body: the template head, name and parameters (overloads differ here)."""
     depth = 0

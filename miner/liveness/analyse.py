@@ -55,6 +55,7 @@ _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops th
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
 _MAX_SUMMARY_DEPTH = 6  # nested function results evaluated for one expression
 _UNDECIDED = object()
+_CALLER_DEAD = "its caller "  # how the detail of a verdict inherited from a dead caller begins
 
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
@@ -1077,7 +1078,14 @@ class LivenessAnalyser:
             if pv is None:
                 continue
             if not pv.live:
-                inherited = inherited or NodeVerdict(False, pv.reason, decided_at=pv.decided_at, detail=pv.detail)
+                if inherited is None:
+                    caller = self.g.nodes[parent]["name"]
+                    detail = (
+                        pv.detail
+                        if pv.detail.startswith(_CALLER_DEAD)
+                        else f"{_CALLER_DEAD}{caller} cannot run here: {pv.detail}"
+                    )
+                    inherited = NodeVerdict(False, pv.reason, decided_at=pv.decided_at, detail=detail)
                 continue
             file = self.g.nodes[parent]["file"]
             for site in sorted(self.g.edges[parent, node]["sites"], key=lambda s: s.line):

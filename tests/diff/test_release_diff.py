@@ -352,3 +352,12 @@ def test_an_api_wrapper_that_moved_into_a_list_macro_is_paired_with_it():
     new = RegionCode("a_imp.hpp:5-9", "g", "g", "api", "a_imp.hpp", 5, macro, ("g", "f"), "LIST", frozenset())
     pairs, removed, added = match_regions([old], [new], "f")
     assert pairs == [(old, new)] and not removed and not added
+
+
+def test_a_call_that_gains_the_librarys_namespace_is_no_change():
+    from miner.diff.normalise import unqualified
+
+    spaces = frozenset({"rocsolver", "v32800"})
+    old, new = tokens("return getrf_impl<T>(handle, n);"), tokens("return rocsolver::v32800::getrf_impl<T>(handle, n);")
+    assert unqualified(old, spaces) == unqualified(new, spaces) and old != new
+    assert unqualified(tokens("std::max(a, b)"), spaces) == tokens("std::max(a, b)")

@@ -550,10 +550,6 @@ class KernelChange(BaseModel):
     detail: str = ""
     conditions: list[str] = []  # when live: the runtime conditions on the path
 
-    @property
-    def moves_live_set(self) -> bool:
-        return self.change in ("now live", "now dead") or self.live
-
 
 class EntryDiff(BaseModel):
     model_config = _STRICT

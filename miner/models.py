@@ -498,6 +498,7 @@ class RunSummary(BaseModel):
     tus_fatal_outside: list[str] = Field(default_factory=list)
     entries_undecided: int = 0  # entries with a verdict left undecided by an incomplete parse
     cache_hits: int
+    with_tus: dict[str, list[int]] = Field(default_factory=dict)  # --with library -> [TUs, served by the cache]
     wall_seconds: float
     stage_seconds: dict[str, float] = Field(default_factory=dict)  # see ``miner.pipeline.stage_seconds``
 
@@ -574,6 +575,7 @@ class RevisionSide(BaseModel):
     with_libraries: dict[str, str] = {}  # library -> the revision of it mined alongside ("working tree" when none)
     tus: int
     tus_parsed: int  # not served by the cache
+    with_tus: dict[str, list[int]] = {}  # --with library -> [TUs, parsed]
 
 
 class ReleaseDiff(BaseModel):

@@ -90,6 +90,7 @@ class Analysis:
     seconds: dict[str, float] = field(default_factory=dict)  # by stage, so far (see ``stage_seconds``)
     unreadable_headers: list[str] = field(default_factory=list)
     incomplete: IncompleteParses = field(default_factory=IncompleteParses)
+    with_tus: dict[str, list[int]] = field(default_factory=dict)  # --with library -> [TUs, served by the cache]
 
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -230,8 +231,18 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
         incomplete.add(other_prefix(name), other_profile, other.parsed)
     return Analysis(
         p.checkout, p.profile, selected, p.outcome, g, rules, traversals, roots, liveness, reader, p.inputs, seconds,
-        p.unreadable_headers, incomplete,
+        p.unreadable_headers, incomplete, with_tus(p),
     )  # fmt: skip
+
+
+def with_tus(p: Parsed) -> dict[str, list[int]]:
+    """Per ``--with`` library: its TUs, and how many of them the cache served."""
+    return {name: [_tu_count(other), other.cache_hits] for name, _, other in p.other_outcomes}
+
+
+def _tu_count(outcome: ParseOutcome) -> int:
+    real = [t for t in outcome.parsed if not t.path.startswith("<")]  # not the PCH prefixes
+    return len(real) + sum(1 for f in outcome.failures if f.reason == "unreadable")
 
 
 def _parse_library(
@@ -372,7 +383,12 @@ def _kept_outputs(p: Parsed, opts: MineOptions, start: float) -> RunSummary | No
     wall = round(time.perf_counter() - start, 2)
     stages = stage_seconds({"parse": p.seconds})  # nothing else ran
     summary = summary.model_copy(
-        update={"cache_hits": p.outcome.cache_hits, "wall_seconds": wall, "stage_seconds": stages}
+        update={
+            "cache_hits": p.outcome.cache_hits,
+            "with_tus": with_tus(p),
+            "wall_seconds": wall,
+            "stage_seconds": stages,
+        }  # fmt: skip
     )
     write_json_atomic(opts.out / "summary.json", summary.model_dump(mode="json"))
     write_json_atomic(opts.out / "run.json", {**run, "outputs": digests})
@@ -448,6 +464,7 @@ def write_outputs(a: Analysis, opts: MineOptions, elapsed_before: float) -> RunS
             any(v.detail.startswith(UNDECIDED_BY_PARSE) for v in verdicts.values()) for verdicts in a.liveness.values()
         ),
         cache_hits=a.outcome.cache_hits,
+        with_tus=a.with_tus,
         wall_seconds=round(elapsed_before + time.perf_counter() - start, 2),
         stage_seconds=stage_seconds({**a.seconds, "write": time.perf_counter() - start}),
     )

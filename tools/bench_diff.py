@@ -43,7 +43,8 @@ def phase(args: argparse.Namespace, name: str, scratch: Path) -> dict:
         opts = DiffOptions(args.path, args.old, args.new, scratch / "diff", library=args.library,
                            with_libraries=others, jobs=args.jobs, cache_dir=scratch / "cache-diff")  # fmt: skip
         report = diff_revisions(opts, lambda *_: None)
-        result = {"tus_new": report.new.tus, "parsed_new": report.new.tus_parsed, "counts": report.counts}
+        result = {"tus_new": report.new.tus, "parsed_new": report.new.tus_parsed, "counts": report.counts,
+                  "with_new": report.new.with_tus}  # fmt: skip
     else:
         rev = args.new if name == "cold-new" else args.old
         cache = scratch / ("cache-cold" if name == "cold-new" else "cache-diff")
@@ -52,7 +53,7 @@ def phase(args: argparse.Namespace, name: str, scratch: Path) -> dict:
         from miner.diff.run import mine_revision
 
         side = mine_revision(opts, rev, scratch / name / "out", lambda *_: None)
-        result = {"tus": side.tus, "parsed": side.tus_parsed}
+        result = {"tus": side.tus, "parsed": side.tus_parsed, "with": side.with_tus}
     return {"wall": time.perf_counter() - start, **result}
 
 
@@ -98,7 +99,8 @@ def main() -> int:
         ("cold mine of NEW (floor)", cold["wall"], f"{cold['parsed']} of {cold['tus']} TUs parsed", cold["peak_rss_mb"]),
         ("mine of OLD (before the release; not the diff's cost)", results["mine-old"]["wall"],
          f"{results['mine-old']['parsed']} of {results['mine-old']['tus']} TUs parsed", results["mine-old"]["peak_rss_mb"]),
-        ("diff OLD NEW (OLD cached)", diff["wall"], f"NEW: {diff['parsed_new']} of {diff['tus_new']} TUs parsed; "
+        ("diff OLD NEW (OLD cached)", diff["wall"], f"NEW: {diff['parsed_new']} of {diff['tus_new']} TUs parsed"
+         + "".join(f" ({name}: {p} of {t})" for name, (t, p) in diff.get("with_new", {}).items()) + "; "
          + ", ".join(f"{n} {v}" for v, n in diff["counts"].items()), diff["peak_rss_mb"]),
     ]  # fmt: skip
     if args.markdown:

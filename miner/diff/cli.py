@@ -90,10 +90,13 @@ def print_report(report: ReleaseDiff, *, show_unchanged: bool = False) -> None:
 
 def _side_line(library: str, side: RevisionSide) -> str:
     others = "".join(f", with {name} at {rev}" for name, rev in side.with_libraries.items())
-    return (
+    line = (
         f"{library} {side.revision} ({side.commit[:10]}{others}): {side.tus} TUs, {side.tus_parsed} parsed, "
         f"{side.tus - side.tus_parsed} from the cache"
     )
+    for name, (tus, parsed) in side.with_tus.items():
+        line += f"; {name}: {tus} TUs, {parsed} parsed"
+    return line
 
 
 def _regions_cell(d: EntryDiff) -> str:

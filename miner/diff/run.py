@@ -111,6 +111,7 @@ def mine_revision(opts: DiffOptions, rev: str, out: Path, progress: Progress) ->
         with_libraries=with_revs,
         tus=summary.tus,
         tus_parsed=summary.tus - summary.cache_hits,
+        with_tus={name: [tus, tus - hits] for name, (tus, hits) in summary.with_tus.items()},
     )
 
 

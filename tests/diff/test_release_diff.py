@@ -361,3 +361,10 @@ def test_a_call_that_gains_the_librarys_namespace_is_no_change():
     old, new = tokens("return getrf_impl<T>(handle, n);"), tokens("return rocsolver::v32800::getrf_impl<T>(handle, n);")
     assert unqualified(old, spaces) == unqualified(new, spaces) and old != new
     assert unqualified(tokens("std::max(a, b)"), spaces) == tokens("std::max(a, b)")
+
+
+def test_the_summary_counts_the_with_librarys_tus(tinysolver):
+    summary = json.loads((tinysolver[1] / "summary.json").read_text())
+    tus, hits = summary["with_tus"]["tinyblas"]
+    tinyblas_tus = [r for r in read_jsonl(tinysolver[1] / "parse_report.jsonl") if r["path"].startswith("@tinyblas/")]
+    assert tus > 10 and 0 <= hits <= tus and len(tinyblas_tus) in (0, tus)

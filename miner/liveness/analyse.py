@@ -55,6 +55,7 @@ _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops th
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
 _MAX_SUMMARY_DEPTH = 6  # nested function results evaluated for one expression
 _UNDECIDED = object()
+_MAX_REASONS = 3  # distinct reasons kept for one dead call site
 _CALLER_DEAD = "its caller "  # how the detail of a verdict inherited from a dead caller begins
 
 
@@ -418,7 +419,8 @@ class _EntryWalk:
     live: dict[str, tuple[str, ...]]  # node -> runtime conditions on the first path found
     instances_of: dict[str, dict[str, Instance]]  # node -> the instances of it visited, by USR
     unanalysed: set[str]  # nodes reached whose instantiated body no TU holds
-    guarded_dead: dict[tuple[str, int, str], tuple[str, int, str]]  # (caller node, line, callee node) -> why
+    # (caller node, line, callee node) -> why, once per distinct reason (calls from two places can be dead for two)
+    guarded_dead: dict[tuple[str, int, str], list[tuple[str, int, str]]]
     complete: bool
     calls: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     """instance USR -> (callee node, callee instance USR or "") of every call it can make: who calls what, per
@@ -524,12 +526,13 @@ class LivenessAnalyser:
                 inst, node, values, frozen_values, same, variant
             ):
                 if dead is not None:
-                    if (node, call.line, callee) not in result.guarded_dead:  # the first reason found stands
-                        text, line, fixed = dead
+                    reasons = result.guarded_dead.setdefault((node, call.line, callee), [])
+                    text, line, fixed = dead
+                    if len(reasons) < _MAX_REASONS and all((text, line) != (t, n) for t, n, _ in reasons):
                         detail = ", ".join(
                             env[p].describe(p) if p in env else f"{p} of a narrow integer type" for p in fixed
                         )
-                        result.guarded_dead[(node, call.line, callee)] = (text, line, detail)
+                        reasons.append((text, line, detail))
                     continue
                 conds_here = conds + path_conds
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
@@ -1089,10 +1092,12 @@ class LivenessAnalyser:
                 continue
             file = self.g.nodes[parent]["file"]
             for site in sorted(self.g.edges[parent, node]["sites"], key=lambda s: s.line):
-                hit = walk.guarded_dead.get((parent, site.line, node))
-                if hit is not None:
-                    text, line, detail = hit
+                hits = walk.guarded_dead.get((parent, site.line, node))
+                if hits:
+                    (text, line, detail), others = hits[0], hits[1:]
                     why = f"{text}" + (f" with {detail}" if detail else "")
+                    for t, n, d in others:  # where the call is reached in other contexts, dead for another reason
+                        why += f"; in another context, {t} ({file}:{n})" + (f" with {d}" if d else "")
                     return NodeVerdict(False, "constant", decided_at=f"{file}:{line}", detail=why)
                 decided = self._decided(parent, walk)
                 for cond in reversed(site.conditions):

@@ -69,7 +69,7 @@ def test_every_region_of_the_bundle_is_explained_in_text(out):
     proc = run_cli("explain", str(out), "tinyblas_dscal")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("tinyblas_dscal ›") >= 8 and "kept: followed" in proc.stdout
-    assert "verdict: dead (type)" in proc.stdout and "verdict: live; one path that runs it:" in proc.stdout
+    assert "verdict: dead (type)" in proc.stdout and "verdict: live; it runs at least when" in proc.stdout
 
 
 def test_an_entry_in_no_bundle_says_why(out):

@@ -80,7 +80,7 @@ def _verdict_text(x: Explanation) -> str:
         return "not decided"
     if x.live:
         return "live" + (
-            f"; one path that runs it: {' && '.join(f'({c})' for c in x.conditions)}" if x.conditions else ""
+            f"; it runs at least when {' && '.join(f'({c})' for c in x.conditions)}" if x.conditions else ""
         )
     if not x.reason:  # host code: its kernels' verdicts are stored, not its own
         return "no path that runs for this entry reaches it (host code: no deciding line is stored for it)"

@@ -43,6 +43,7 @@ class Recipe:
     stub_dir: Path
     resource_dir: str
     other_roots: tuple[tuple[str, Path], ...] = ()  # (library name, checkout root)
+    checkout_defines: tuple[str, ...] = ()  # those the checkout's build options give (``option_defines``)
 
     def variant(self, rel: str) -> str:
         return "ilp64" if is_ilp64(rel, self.profile) else "lp64"
@@ -57,7 +58,7 @@ class Recipe:
             "-resource-dir", self.resource_dir, "-D__HIP_PLATFORM_AMD__", *prefix,
             "-Wno-everything", "-ferror-limit=0",
         ]  # fmt: skip
-        args += [f"-D{d}" for d in self.profile.defines]
+        args += [f"-D{d}" for d in (*self.profile.defines, *self.checkout_defines)]
         if variant == "ilp64":
             args += [f"-D{d}" for d in self.profile.ilp64_defines]
         args += ["-I", str(self.stub_dir)]
@@ -203,4 +204,20 @@ def make_recipe(root: Path, profile: Profile, stub_dir: Path, other_roots: dict[
         stub_dir=stub_dir,
         resource_dir=clang_resource_dir(),
         other_roots=tuple(sorted(other_roots.items())),
+        checkout_defines=option_defines(root, profile),
     )
+
+
+def option_defines(root: Path, profile: Profile) -> tuple[str, ...]:
+    """The defines that a CMake option of this checkout turns on by default (``option(NAME "doc" ON)``). A default
+    that is not written as ON (a variable, such as rocSOLVER develop's OFF-for-shared-builds one) counts as off."""
+    out: list[str] = []
+    for rule in profile.option_defines:
+        try:
+            text = (root / rule.file).read_text(errors="replace")
+        except OSError:
+            continue
+        m = re.search(rf'option\(\s*{re.escape(rule.option)}\s+"(?:[^"\\]|\\.)*"\s+([^)\s]+)\s*\)', text)
+        if m and m.group(1).strip('"').upper() in ("ON", "TRUE", "YES", "1"):
+            out += rule.defines
+    return tuple(out)

@@ -64,6 +64,15 @@ class OtherLibrary:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionDefine:
+    """Defines the build gives when a CMake option of the checkout is on by default."""
+
+    option: str
+    file: str  # the CMakeLists.txt that declares the option, relative to the checkout
+    defines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     name: str
     markers: tuple[str, ...]
@@ -87,6 +96,7 @@ class Profile:
     exported_proto_of: str = ""  # the --with library whose generated exported-proto header this one includes
     integer_types: tuple[str, ...] = ()  # the library's own integer typedefs (``rocblas_int``), read as such in code
     parse_timeout_s: float = 120.0
+    option_defines: tuple[OptionDefine, ...] = ()
     text: str = field(default="", repr=False)
 
     @property
@@ -101,7 +111,7 @@ class Profile:
         r = self.rules
         excluding = (r.deny_names, r.deny_paths, r.deny_host_paths, r.deny_namespaces, r.allow_names, r.boundaries)
         shaping = (self.sources, self.exclude_sources, self.ilp64_dirs, self.include_dirs, self.defines,
-                   self.ilp64_defines, sorted(self.stubs.items()), self.stub_include_dirs, self.pch_headers,
+                   self.option_defines, self.ilp64_defines, sorted(self.stubs.items()), self.stub_include_dirs, self.pch_headers,
                    self.launch_macros, self.kernel_macros, self.device_macros, excluding)  # fmt: skip
         return hashlib.sha256(repr(shaping).encode()).hexdigest()[:16]
 
@@ -153,6 +163,10 @@ def _profile_from(data: dict, text: str) -> Profile:
         stub_include_dirs=tuple(parse.get("stub_include_dirs", ())),
         pch_headers=tuple(parse.get("pch_headers", ())),
         parse_timeout_s=float(parse.get("timeout_s", 120.0)),
+        option_defines=tuple(
+            OptionDefine(option=o["option"], file=o.get("file", "CMakeLists.txt"), defines=tuple(o["defines"]))
+            for o in parse.get("option_defines", [])
+        ),
         launch_macros=tuple(LaunchMacro(**m) for m in data.get("launch_macros", [])),
         kernel_macros=tuple(parse.get("kernel_macros", ())),
         device_macros=tuple(parse.get("device_macros", ())),

@@ -169,27 +169,35 @@ class BundleBuilder:
             for d in v.traversal.decisions:
                 if d.parent is None or d.parent not in v.region_of or d.verdict not in ("boundary", "excluded"):
                     continue
-                caller, data = v.region_of[d.parent], g.nodes[d.node]
-                if d.verdict == "boundary":
-                    key = (d.rule, data["name"], caller)
-                    if key not in boundaries:
-                        boundaries[key] = BoundaryRecord(
-                            kind=d.rule,
-                            name=data["name"],
-                            caller=caller,
-                            call_line=d.line,
-                            declared_in=self.reader.name(data["file"]),
-                        )
-                else:
-                    key = (data["name"], caller)
-                    if key not in exclusions:
-                        exclusions[key] = ExclusionRecord(
-                            name=data["name"],
-                            caller=caller,
-                            rule=d.rule,
-                            call_line=d.line,
-                            declared_in=self.reader.name(data["file"]),
-                        )
+                data = g.nodes[d.node]
+                # the traversal decides a node once, where it first meets it: every region that calls it is a caller
+                for parent in sorted(p for p in g.predecessors(d.node) if p in v.region_of):
+                    caller = v.region_of[parent]
+                    line = (
+                        d.line
+                        if parent == d.parent
+                        else min((s.line for s in g.edges[parent, d.node]["sites"]), default=d.line)
+                    )
+                    if d.verdict == "boundary":
+                        key = (d.rule, data["name"], caller)
+                        if key not in boundaries:
+                            boundaries[key] = BoundaryRecord(
+                                kind=d.rule,
+                                name=data["name"],
+                                caller=caller,
+                                call_line=line,
+                                declared_in=self.reader.name(data["file"]),
+                            )
+                    else:
+                        key = (data["name"], caller)
+                        if key not in exclusions:
+                            exclusions[key] = ExclusionRecord(
+                                name=data["name"],
+                                caller=caller,
+                                rule=d.rule,
+                                call_line=line,
+                                declared_in=self.reader.name(data["file"]),
+                            )
             for node, rid in v.region_of.items():
                 for succ in g.successors(node):
                     callee = v.region_of.get(succ)

@@ -24,7 +24,9 @@ def main() -> int:
     args = ap.parse_args()
     opened, drawn, problems = [], [], []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
         for run in range(args.runs):
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.on("pageerror", lambda e: problems.append(str(e)))

@@ -317,7 +317,9 @@ def test_the_report_shows_the_diff_verdicts(released, tmp_path):
     proc = run_cli("report", report.new.out, "--diff", str(Path(report.new.out).parent), "--html", str(html))
     assert proc.returncode == 0, proc.stderr
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
         page = browser.new_page()
         problems = []
         page.on("pageerror", lambda e: problems.append(str(e)))

@@ -27,7 +27,7 @@ def report(tinyblas, tmp_path_factory):
 def browser():
     assert CHROMIUM, "setup.sh installs chromium: the report is tested in a real browser"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield browser
         browser.close()
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import NoReturn
+
+from miner.errors import InputError
 
 
 def positive_int(text: str) -> int:
@@ -37,3 +40,21 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"rocm-miner: error: {message} (see {self.prog} --help)\n")
+
+
+def add_with_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--with", dest="with_", action="append", default=[], metavar="LIB=PATH",
+        help="checkout of a library this one calls (e.g. rocblas=PATH when mining rocsolver)",
+    )  # fmt: skip
+
+
+def with_pairs(values: list[str]) -> dict[str, Path]:
+    """``--with`` values as library name -> checkout."""
+    out = {}
+    for v in values:
+        name, sep, path = v.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"--with expects LIBRARY=PATH, got {v!r}")
+        out[name] = Path(path)
+    return out

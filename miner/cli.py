@@ -10,23 +10,13 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from miner import __version__
-from miner.arguments import OneLineParser, positive_int
+from miner.arguments import OneLineParser, add_with_option, positive_int, with_pairs
 from miner.errors import InputError, MinerError
+from miner.progress import phase_bars
 from miner.signals import Terminated, sigterm_stops
-
-
-def with_pairs(values: list[str]) -> dict[str, Path]:
-    out = {}
-    for v in values:
-        name, sep, path = v.partition("=")
-        if not sep or not name or not path:
-            raise InputError(f"--with expects LIBRARY=PATH, got {v!r}")
-        out[name] = Path(path)
-    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,14 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("path", type=Path, help="library checkout (directory or git work tree)")
         sp.add_argument("--library", help="rocblas, rocsolver, ... (detected when omitted)")
         sp.add_argument("--rev", help="mine this git revision through a temporary worktree")
-        sp.add_argument(
-            "--with",
-            dest="with_",
-            action="append",
-            default=[],
-            metavar="LIB=PATH",
-            help="checkout of a library this one calls (e.g. rocblas=PATH when mining rocsolver)",
-        )
+        add_with_option(sp)
         sp.add_argument("--jobs", type=positive_int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
         sp.add_argument("--out", type=Path, default=Path("output"), help="output directory")
         sp.add_argument(
@@ -217,17 +200,7 @@ def _mine(args, console: Console) -> int:
     from miner.pipeline import mine
 
     opts = _options(args)
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True, disable=not console.is_terminal,
-    ) as bar:  # fmt: skip
-        tasks: dict[str, int] = {}
-
-        def progress(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(phase, total=total)
-            bar.update(tasks[phase], completed=done)
-
+    with phase_bars(console) as progress:
         summary = mine(opts, progress)
     table = Table(title=f"rocm-miner: {summary.library}", show_header=False)
     for key, value in summary.model_dump().items():

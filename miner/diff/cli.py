@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from miner.arguments import positive_int
+from miner.arguments import add_with_option, positive_int, with_pairs
 from miner.models import EntryDiff, ReleaseDiff, RevisionSide
+from miner.progress import phase_bars
 
 
 def add_parser(sub) -> None:
@@ -30,8 +30,7 @@ def add_parser(sub) -> None:
     p.add_argument("old", help="the earlier revision (tag, branch or commit)")
     p.add_argument("new", help="the later revision")
     p.add_argument("--library", help="rocblas, rocsolver, ... (detected when omitted)")
-    p.add_argument("--with", dest="with_", action="append", default=[], metavar="LIB=PATH",
-                   help="checkout of a library this one calls (e.g. rocblas=PATH when mining rocsolver)")  # fmt: skip
+    add_with_option(p)
     p.add_argument("--out", type=Path, default=None, help="output directory (default: output/diff-OLD-NEW)")
     p.add_argument("--jobs", type=positive_int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
     p.add_argument("--cache", type=Path, default=None, help="cache directory (default: the shared one)")
@@ -41,7 +40,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from miner.cli import with_pairs
     from miner.diff.run import DiffOptions, diff_revisions
 
     out = args.out or Path("output") / f"diff-{_slug(args.old)}-{_slug(args.new)}"
@@ -56,17 +54,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         cache_dir=args.cache,
         allow_missing_headers=args.allow_missing_headers,
     )
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True, disable=not console.is_terminal,
-    ) as bar:  # fmt: skip
-        tasks: dict[str, int] = {}
-
-        def progress(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(phase, total=total)
-            bar.update(tasks[phase], completed=done)
-
+    with phase_bars(console) as progress:
         report = diff_revisions(opts, progress)
     print_report(report, show_unchanged=args.all)
     print(f"diff: {out / 'diff.json'}")

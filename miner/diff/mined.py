@@ -3,13 +3,13 @@ excluded from each, and the liveness of its kernels."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from miner.diff.normalise import own_instance_only, signature, tokens, unqualified, without_excluded
 from miner.errors import InputError
+from miner.outputs import records
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def read_mined(out: Path) -> MinedRevision:
     mined = MinedRevision(out)
     excluded: dict[str, set[str]] = {}
     try:
-        for bundle in _jsonl(out / "bundles.jsonl"):
+        for bundle in records(out / "bundles.jsonl"):
             for ex in bundle["exclusions"]:
                 excluded.setdefault(ex["caller"], set()).add(ex["name"])
             for r in bundle["regions"]:
@@ -68,11 +68,11 @@ def read_mined(out: Path) -> MinedRevision:
                     )  # fmt: skip
                 for entry in r["entries"]:
                     mined.entry_regions.setdefault(entry, []).append(r["id"])
-        for record in _jsonl(out / "entries.jsonl"):
+        for record in records(out / "entries.jsonl"):
             mined.kernels[record["name"]] = record["kernels"] if record["bundle"] else []
             mined.entry_regions.setdefault(record["name"], [])
         if (out / "not_reached.jsonl").is_file():
-            for record in _jsonl(out / "not_reached.jsonl"):
+            for record in records(out / "not_reached.jsonl"):
                 why = record["reason"] + (f": {record['detail']}" if record.get("detail") else "")
                 mined.not_mined[record["entry"]] = why
                 mined.entry_regions.setdefault(record["entry"], [])
@@ -85,18 +85,3 @@ def read_mined(out: Path) -> MinedRevision:
                 r.id, r.name, r.qualified_name, r.role, r.file, r.start_line, r.code, r.names, r.macro, frozenset(names)
             )
     return mined
-
-
-def _jsonl(path: Path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    raise InputError(f"{path}:{number}: not JSON: not a rocm-miner output") from None
-                if not isinstance(record, dict):
-                    raise InputError(f"{path}:{number}: not a rocm-miner record")
-                yield record
-    except FileNotFoundError:
-        raise InputError(f"{path.parent}: not a rocm-miner output folder (no {path.name})") from None

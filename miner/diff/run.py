@@ -14,6 +14,7 @@ from miner.diff.compare import compare
 from miner.diff.mined import read_mined
 from miner.errors import InputError, NotACheckoutError, RevisionError
 from miner.models import ReleaseDiff, RevisionSide
+from miner.outputs import read_run
 from miner.pipeline import MineOptions, Progress, mine, resolve_profile
 from miner.source.checkout import revision
 from miner.source.profile import Profile
@@ -123,12 +124,3 @@ def _has_revision(path: Path, rev: str) -> bool:
     except (git.InvalidGitRepositoryError, git.NoSuchPathError, git.BadName, ValueError):
         return False
     return True
-
-
-def read_run(out: Path) -> dict:
-    import json
-
-    try:
-        return json.loads((out / "run.json").read_text())
-    except (OSError, ValueError):
-        raise InputError(f"{out}: not a rocm-miner output folder (no readable run.json)") from None

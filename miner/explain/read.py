@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from miner.errors import InputError
+from miner.outputs import read_run, record, records
 
 
 @dataclass(frozen=True)
@@ -38,22 +39,6 @@ def bundles_holding(out: Path, function: str) -> list[dict]:
     return found
 
 
-def read_run(out: Path) -> dict:
-    """``run.json`` of the mine in ``out``, once ``out`` is known to hold one."""
-    if not out.is_dir():
-        raise InputError(f"{out}: no such output folder")
-    try:
-        run = json.loads((out / "run.json").read_text())
-        if not isinstance(run["library"], str) or not isinstance(run["checkout"], dict):
-            raise TypeError
-        for name in ("bundles.jsonl", "entries.jsonl"):
-            if not (out / name).is_file():
-                raise KeyError(name)
-    except (OSError, ValueError, KeyError, TypeError):
-        raise InputError(f"{out}: not a rocm-miner output folder (run `rocm-miner mine` into it)") from None
-    return run
-
-
 def _library(out: Path) -> str:
     return read_run(out)["library"]
 
@@ -65,38 +50,21 @@ def _entry_record(out: Path, entry: str) -> dict | None:
         for number, raw in enumerate(fh, 1):
             if needle not in raw:
                 continue
-            record = _record(raw, out / "entries.jsonl", number)
-            if record.get("name") == entry:
-                return record
+            found = record(raw, out / "entries.jsonl", number)
+            if found.get("name") == entry:
+                return found
     if _not_reached(out, entry) is not None:
         return None
     with open(out / "entries.jsonl", "rb") as fh:  # not found: the names, for a suggestion
-        names = [_record(raw, out / "entries.jsonl", n).get("name", "") for n, raw in enumerate(fh, 1)]
+        names = [record(raw, out / "entries.jsonl", n).get("name", "") for n, raw in enumerate(fh, 1)]
     close = difflib.get_close_matches(entry, names, n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise InputError(f"no entry point named {entry!r} in {out}{hint}")
 
 
-def _record(raw: bytes, path: Path, number: int) -> dict:
-    try:
-        record = json.loads(raw)
-    except ValueError:
-        raise InputError(f"{path}:{number}: not JSON: not written by rocm-miner") from None
-    if not isinstance(record, dict):
-        raise InputError(f"{path}:{number}: not written by rocm-miner")
-    return record
-
-
 def _not_reached(out: Path, entry: str) -> dict | None:
-    try:
-        with open(out / "not_reached.jsonl", encoding="utf-8") as fh:
-            for line in fh:
-                record = json.loads(line)
-                if record.get("entry") == entry:
-                    return record
-    except (OSError, ValueError):
-        return None
-    return None
+    path = out / "not_reached.jsonl"
+    return next((r for r in records(path) if r.get("entry") == entry), None) if path.is_file() else None
 
 
 def _bundle(out: Path, bundle_id: str) -> dict:

@@ -4,6 +4,7 @@ boundary the traversal stopped at, or that nothing reaches it."""
 
 from __future__ import annotations
 
+import fnmatch
 from collections import deque
 from pathlib import Path
 
@@ -72,16 +73,17 @@ def _followed_by(region: dict, rules: RuleSet) -> str:
     if verdict.action != "follow":  # a profile changed since the mine
         return f"followed when mined; the rules now say {verdict.action} ({verdict.rule})"
     allow = rules.rules.allow_names
-    pattern = next((p for p in allow if _fnmatch(region["name"], p) or _fnmatch(region["qualified_name"], p)), None)
+    pattern = next(
+        (
+            p
+            for p in allow
+            if fnmatch.fnmatchcase(region["name"], p) or fnmatch.fnmatchcase(region["qualified_name"], p)
+        ),
+        None,
+    )
     if pattern:
         return f"allow_names:{pattern} (followed although a deny rule may match)"
     return "followed: no boundary or deny rule matches its name, namespace or path"
-
-
-def _fnmatch(value: str, pattern: str) -> bool:
-    import fnmatch
-
-    return fnmatch.fnmatchcase(value, pattern)
 
 
 def _paths(bundle: dict, regions: list[dict], entry: str) -> dict[str, list[PathStep]]:

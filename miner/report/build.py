@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from miner.bundle.write import atomic_file
 from miner.errors import InputError
-from miner.explain.read import read_run
 from miner.explain.reasons import condition_text
 from miner.models import ReleaseDiff
+from miner.outputs import read_run, records
 from miner.report.graph import dot_source, render_svg
 
 ASSETS = Path(__file__).with_name("assets")
@@ -38,11 +38,11 @@ def build_report(out: Path, destination: Path | None = None, diff: Path | None =
     code: dict[str, int] = {}  # region id -> index of its code block
     code_blocks: list[str] = []
     families = []
-    for bundle in _jsonl(out / "bundles.jsonl"):
+    for bundle in records(out / "bundles.jsonl"):
         families.append(_family(bundle, verdicts, code, code_blocks, release))
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         svgs = list(pool.map(lambda f: render_svg(dot_source(f)), families))
-    not_reached = list(_jsonl(out / "not_reached.jsonl")) if (out / "not_reached.jsonl").is_file() else []
+    not_reached = list(records(out / "not_reached.jsonl")) if (out / "not_reached.jsonl").is_file() else []
     index = {
         "library": run["library"],
         "checkout": {k: run["checkout"].get(k, "") for k in ("commit", "tag", "repo_url")},
@@ -116,7 +116,7 @@ def _public(family: dict) -> dict:
 
 
 def _verdicts(out: Path) -> dict[str, list[dict]]:
-    return {r["name"]: r["kernels"] + r["device_helpers"] for r in _jsonl(out / "entries.jsonl")}
+    return {r["name"]: r["kernels"] + r["device_helpers"] for r in records(out / "entries.jsonl")}
 
 
 def _read_diff(path: Path) -> ReleaseDiff:
@@ -145,15 +145,3 @@ def _block(block_id: str, value) -> str:
 def _json_for_script(value) -> str:
     """JSON that cannot end its ``<script>`` element early."""
     return json.dumps(value, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "\\u003c!--")
-
-
-def _jsonl(path: Path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                try:
-                    yield json.loads(line)
-                except ValueError:
-                    raise InputError(f"{path}:{number}: not JSON: not a rocm-miner output") from None
-    except FileNotFoundError:
-        raise InputError(f"{path.parent}: not a rocm-miner output folder (no {path.name})") from None

@@ -8,12 +8,13 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from miner.diff.mined import MinedRevision, RegionCode
 from miner.models import EntryDiff, KernelChange, RegionChange, Role
 
 T = TypeVar("T")
+PairKey = tuple[Callable[[Any], tuple], bool]  # (key, whether items that share it pair in order, several at once)
 
 
 def compare(old: MinedRevision, new: MinedRevision) -> list[EntryDiff]:
@@ -123,42 +124,39 @@ def _sig(region: RegionCode) -> list[str]:
     return region.identity[2].split()
 
 
-def _region_keys(region_of: Callable) -> list[Callable]:
+def _region_keys(region_of: Callable) -> list[PairKey]:
     """From surest to loosest: the full identity; the same signature in the same file under another namespace
     or class; the same qualified name in the same file (a changed signature); the same signature in another file
-    (a moved file); then, where exactly one is left of each, the qualified name, the plain name."""
+    (a moved file); then, where exactly one is left of each, the qualified name, the plain name. A key that holds
+    the signature pairs several items that share it, in order; the others pair one with one only."""
 
-    def key(part: Callable) -> Callable:
-        return lambda item: part(region_of(item))
+    def key(part: Callable, with_signature: bool) -> PairKey:
+        return (lambda item: part(region_of(item))), with_signature
 
     return [
-        key(lambda r: r.identity),
-        key(lambda r: (r.file, r.name, r.identity[2])),
-        key(lambda r: (r.file, r.qualified_name)),
-        key(lambda r: (r.qualified_name, r.identity[2])),
-        key(lambda r: (r.name, r.identity[2])),
-        key(lambda r: (r.qualified_name,)),
-        key(lambda r: (r.file, r.name)),
+        key(lambda r: r.identity, True),
+        key(lambda r: (r.file, r.name, r.identity[2]), True),
+        key(lambda r: (r.file, r.qualified_name), False),
+        key(lambda r: (r.qualified_name, r.identity[2]), True),
+        key(lambda r: (r.name, r.identity[2]), True),
+        key(lambda r: (r.qualified_name,), False),
+        key(lambda r: (r.file, r.name), False),
     ]
 
 
 def pair_up(
-    before: list[T],
-    after: list[T],
-    keys: list[Callable[[T], tuple]],
-    order: Callable[[T], tuple],
-    exact: tuple[int, ...] = (0, 1, 3, 4),
+    before: list[T], after: list[T], keys: list[PairKey], order: Callable[[T], tuple]
 ) -> tuple[list[tuple[T, T]], list[T], list[T]]:
-    """Pairs items by each key in turn: by a key in ``exact`` (one that holds a signature) in ``order`` where
-    several share it, by any other only where exactly one item of each side has it. Returns the pairs and the
-    items of each side left unpaired."""
+    """Pairs items by each key in turn: where several items share a key that may pair several, in ``order``;
+    by any other key only where exactly one item of each side has it. Returns the pairs and the items of each
+    side left unpaired."""
     pairs: list[tuple[T, T]] = []
     left_a, left_b = sorted(before, key=order), sorted(after, key=order)
-    for n, key in enumerate(keys):
+    for key, several in keys:
         by_a, by_b = _group(left_a, key), _group(left_b, key)
         for k in by_a.keys() & by_b.keys():
             xs, ys = by_a[k], by_b[k]
-            if n in exact or len(xs) == len(ys) == 1:
+            if several or len(xs) == len(ys) == 1:
                 pairs += zip(xs, ys, strict=False)
         paired_a = {id(a) for a, _ in pairs}
         paired_b = {id(b) for _, b in pairs}
@@ -213,10 +211,10 @@ def _kernel_changes(
     pairs, left_a, left_b = pair_up(bundled_a, bundled_b, _region_keys(lambda k: k.region), lambda k: (k.file, k.line))
     similar, left_a, left_b = pair_similar(left_a, left_b, lambda k: k.region)
     pairs += similar
-    unbundled = [lambda k: (k.file, k.record["name"]), lambda k: (k.record["name"],)]
+    unbundled: list[PairKey] = [(lambda k: (k.file, k.record["name"]), False), (lambda k: (k.record["name"],), False)]
     more, removed, added = pair_up(
         left_a + [k for k in a if not k.region], left_b + [k for k in b if not k.region], unbundled,
-        order=lambda k: (k.file, k.line), exact=(),
+        order=lambda k: (k.file, k.line),
     )  # fmt: skip
     pairs += more
     changes = [_kernel_change("removed", k) for k in removed] + [_kernel_change("added", k) for k in added]

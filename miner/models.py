@@ -306,6 +306,9 @@ class NodeVerdict:
     decided_at: str = ""  # "file:line" of the deciding branch or call
     detail: str = ""
     kernels: tuple[str, ...] = ()  # live device code: the kernels whose instantiations call it (() when not walked)
+    path: tuple[tuple[str, int], ...] = ()
+    """the calls (caller node, line) from the entry's root by which the walk reached it: when live, the path that
+    ``conditions`` are the conditions of; when dead, the path to the call the deciding line stops"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +390,7 @@ class BoundaryRecord(BaseModel):
     caller: str  # region id of the caller
     call_line: int  # line of the call site (in the caller's file, or its macro's expansion site)
     declared_in: str = ""  # file declaring the callee
+    call_lines: list[int] = []  # every line the caller calls it at, when more than one
 
 
 class ExclusionRecord(BaseModel):
@@ -398,6 +402,7 @@ class ExclusionRecord(BaseModel):
     rule: str
     call_line: int = 0
     declared_in: str = ""
+    call_lines: list[int] = []  # every line the caller calls it at, when more than one
 
 
 class Provenance(BaseModel):
@@ -454,7 +459,8 @@ class BundleForQA(BaseModel):
 
 
 class LivenessRecord(BaseModel):
-    """One kernel or device helper an entry point's traversal reached, and whether it can run."""
+    """One function an entry point's traversal reached (a kernel, a device helper or host code), and whether it
+    can run."""
 
     model_config = _STRICT
     name: str
@@ -464,6 +470,10 @@ class LivenessRecord(BaseModel):
     conditions: list[str] = []  # when live: runtime conditions on the path from the entry
     decided_at: str = ""  # when dead: "file:line" of the deciding branch or call
     detail: str = ""
+    path: list[str] = []
+    """the calls from the entry's own region by which the analysis reached it, each ``REGION@LINE`` (the calling
+    region's id and the line of the call): when live, the path ``conditions`` belong to; when dead, the path to
+    the call that ``decided_at`` stops"""
 
 
 class NotReached(BaseModel):

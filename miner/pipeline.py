@@ -504,7 +504,7 @@ def _entry_records(
             helpers = _liveness_records(a, v, Role.DEVICE_HELPER, builder)
             boundary_kinds = sorted({d.rule for d in v.traversal.decisions if d.verdict == "boundary"})
             rec |= {"bundle": bundle_of[e.name], "kernels": kernels, "device_helpers": helpers,
-                    "boundaries": boundary_kinds}  # fmt: skip
+                    "host_functions": _host_records(a, v, builder), "boundaries": boundary_kinds}  # fmt: skip
             if not kernels:
                 rec["no_kernel_reason"] = _no_kernel_reason(boundary_kinds)
         out.append(rec)
@@ -518,18 +518,26 @@ def _liveness_records(a: Analysis, v: EntryView, role: Role, builder: BundleBuil
     wanted = {ExecSpace.GLOBAL.value} if role == Role.KERNEL else {ExecSpace.DEVICE.value, ExecSpace.HOST_DEVICE.value}
     nodes = {n for n, r in v.roles.items() if r == role}
     nodes |= {n for n in v.verdicts if n not in v.roles and g.nodes[n]["exec_space"] in wanted}
-    out = []
-    for node in sorted(nodes, key=lambda n: (g.nodes[n]["name"], n)):
-        verdict = v.verdicts.get(node) or NodeVerdict(True, detail="unanalysed")
-        region = v.region_of.get(node) or builder.region_id(node)
-        out.append(
-            LivenessRecord(
-                name=g.nodes[node]["name"], region=region, live=verdict.live, reason=verdict.reason,
-                conditions=[simplify(c) for c in verdict.conditions], decided_at=verdict.decided_at,
-                detail=verdict.detail,
-            ).model_dump(mode="json")
-        )  # fmt: skip
-    return out
+    return [_liveness_record(a, v, node, builder) for node in sorted(nodes, key=lambda n: (g.nodes[n]["name"], n))]
+
+
+def _host_records(a: Analysis, v: EntryView, builder: BundleBuilder) -> list[dict]:
+    """The verdicts of the host code the entry's traversal included (a host overload its calls never select is
+    dead, with the call that selects another)."""
+    device = (Role.KERNEL, Role.DEVICE_HELPER)
+    nodes = [n for n, r in v.roles.items() if r not in device and n in v.verdicts]
+    return [_liveness_record(a, v, n, builder) for n in sorted(nodes, key=lambda n: (a.graph.nodes[n]["name"], n))]
+
+
+def _liveness_record(a: Analysis, v: EntryView, node: str, builder: BundleBuilder) -> dict:
+    verdict = v.verdicts.get(node) or NodeVerdict(True, detail="unanalysed")
+    region = v.region_of.get(node) or builder.region_id(node)
+    path = [f"{v.region_of.get(caller) or builder.region_id(caller)}@{line}" for caller, line in verdict.path]
+    return LivenessRecord(
+        name=a.graph.nodes[node]["name"], region=region, live=verdict.live, reason=verdict.reason,
+        conditions=[simplify(c) for c in verdict.conditions], decided_at=verdict.decided_at,
+        detail=verdict.detail, path=path,
+    ).model_dump(mode="json")  # fmt: skip
 
 
 def _no_kernel_reason(boundary_kinds: list[str]) -> str:

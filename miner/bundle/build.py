@@ -173,11 +173,9 @@ class BundleBuilder:
                 # the traversal decides a node once, where it first meets it: every region that calls it is a caller
                 for parent in sorted(p for p in g.predecessors(d.node) if p in v.region_of):
                     caller = v.region_of[parent]
-                    line = (
-                        d.line
-                        if parent == d.parent
-                        else min((s.line for s in g.edges[parent, d.node]["sites"]), default=d.line)
-                    )
+                    sites = {s.line for s in g.edges[parent, d.node]["sites"]}
+                    line = d.line if parent == d.parent else min(sites, default=d.line)
+                    lines = sorted(sites | {line}) if len(sites | {line}) > 1 else []
                     if d.verdict == "boundary":
                         key = (d.rule, data["name"], caller)
                         if key not in boundaries:
@@ -187,6 +185,7 @@ class BundleBuilder:
                                 caller=caller,
                                 call_line=line,
                                 declared_in=self.reader.name(data["file"]),
+                                call_lines=lines,
                             )
                     else:
                         key = (data["name"], caller)
@@ -197,6 +196,7 @@ class BundleBuilder:
                                 rule=d.rule,
                                 call_line=line,
                                 declared_in=self.reader.name(data["file"]),
+                                call_lines=lines,
                             )
             for node, rid in v.region_of.items():
                 for succ in g.successors(node):

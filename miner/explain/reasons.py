@@ -20,15 +20,20 @@ def explain_entry(out: Path, data: EntryOutput, entry: str, function: str | None
         return []
     regions = [r for r in data.bundle["regions"] if entry in r["entries"]]
     chosen = regions if function is None else [r for r in regions if _names(r, function)]
-    verdicts = {v["region"]: v for v in data.record["kernels"] + data.record["device_helpers"]}
+    record = data.record
+    verdicts = {v["region"]: v for v in record["kernels"] + record["device_helpers"] + record.get("host_functions", [])}
     if function is not None and not chosen:
         unbundled = [v for v in verdicts.values() if v["name"] == function]
         if unbundled:  # reached and decided, but no live path keeps its code (an `#if` the build skips)
             return [_unbundled(entry, v) for v in unbundled]
         return [_not_in_bundle(out, data, entry, function, regions)]
     paths = _paths(data.bundle, regions, entry)
+    walked = {rid: steps for rid, v in verdicts.items() if (steps := _walked_path(data.bundle, entry, v))}
     rules = RuleSet(load_profile(data.library))
-    return [_in_bundle(entry, r, paths.get(r["id"], []), verdicts.get(r["id"]), rules) for r in chosen]
+    return [
+        _in_bundle(entry, r, walked.get(r["id"]) or paths.get(r["id"], []), verdicts.get(r["id"]), rules)
+        for r in chosen
+    ]
 
 
 def _names(region: dict, function: str) -> bool:
@@ -84,6 +89,28 @@ def _followed_by(region: dict, rules: RuleSet) -> str:
     if pattern:
         return f"allow_names:{pattern} (followed although a deny rule may match)"
     return "followed: no boundary or deny rule matches its name, namespace or path"
+
+
+def _walked_path(bundle: dict, entry: str, verdict: dict) -> list[PathStep]:
+    """The path the liveness analysis took to the function (the one its conditions or deciding line belong to),
+    as steps from the entry's own region; [] when it recorded none or a region on it is not in the bundle."""
+    if not verdict.get("path"):
+        return []
+    by_id = {r["id"]: r for r in bundle["regions"]}
+    hops = [step.rpartition("@") for step in verdict["path"]]
+    callers = [by_id.get(region) for region, _, _ in hops]
+    target = by_id.get(verdict["region"])
+    if target is None or any(c is None for c in callers):
+        return []
+    edges = {(e["caller"], e["line"], e["callee"]): e for e in bundle["edges"]}
+    steps = [_step(callers[0]).model_copy(update={"name": entry})]
+    for i, (_, _, line) in enumerate(hops):
+        caller, callee = callers[i], callers[i + 1] if i + 1 < len(callers) else target
+        edge = edges.get((caller["id"], int(line), callee["id"]))
+        if edge is None:
+            return []
+        steps.append(_step(callee, edge, caller))
+    return steps
 
 
 def _paths(bundle: dict, regions: list[dict], entry: str) -> dict[str, list[PathStep]]:
@@ -164,13 +191,24 @@ def _not_in_bundle(out: Path, data: EntryOutput, entry: str, function: str, regi
         hits = [x for x in records if x["name"] == function and x["caller"] in names]
         if hits:
             rule = hits[0]["rule"] if kind == "excluded" else hits[0]["kind"]
+            record = data.record
+            dead = {
+                v["region"]
+                for v in record["kernels"] + record["device_helpers"] + record.get("host_functions", [])
+                if not v["live"]
+            }
             return Explanation(
                 entry=entry,
                 function=function,
                 status=kind,
                 rule=rule,
                 file=hits[0]["declared_in"],
-                called_from=sorted({f"{names[x['caller']]} ({x['caller'].rpartition(':')[0]}:{x['call_line']})" for x in hits}),
+                called_from=sorted({
+                    f"{names[x['caller']]} ({x['caller'].rpartition(':')[0]}:"
+                    + ", ".join(map(str, x.get("call_lines") or [x["call_line"]]))
+                    + (") [the caller cannot run for this entry]" if x["caller"] in dead else ")")
+                    for x in hits
+                }),
             )  # fmt: skip
     family = sorted(
         {e for r in bundle["regions"] if function in (r["name"], r["qualified_name"]) for e in r["entries"]}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -56,6 +57,8 @@ _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are wi
 _MAX_SUMMARY_DEPTH = 6  # nested function results evaluated for one expression
 _UNDECIDED = object()
 _MAX_REASONS = 3  # distinct reasons kept for one dead call site
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_TYPE_TRAIT = re.compile(r"\b\w*is_\w+\s*<|\bsizeof\s*\(|\balignof\s*\(|\bnumeric_limits\s*<")
 _CALLER_DEAD = "its caller "  # how the detail of a verdict inherited from a dead caller begins
 
 
@@ -323,6 +326,7 @@ def _guard_facts(
 
 
 Aliases = frozenset[tuple[str, str]]
+Trail = tuple[tuple[str, int], ...]  # the calls (caller node, line) from an entry's root to a node
 """Pairs of parameters known to hold the same value (``dot(x, x)``), each pair sorted, closed under transitivity."""
 
 
@@ -420,8 +424,11 @@ class _EntryWalk:
     instances_of: dict[str, dict[str, Instance]]  # node -> the instances of it visited, by USR
     unanalysed: set[str]  # nodes reached whose instantiated body no TU holds
     # (caller node, line, callee node) -> why, once per distinct reason (calls from two places can be dead for two)
-    guarded_dead: dict[tuple[str, int, str], list[tuple[str, int, str]]]
+    guarded_dead: dict[tuple[str, int, str], list[tuple[str, int, str, bool, Trail]]]
     complete: bool
+    trails: dict[str, Trail] = field(default_factory=dict)
+    """node -> the calls (caller node, line) from the root by which the walk reached it, the path whose
+    conditions ``live`` holds"""
     calls: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     """instance USR -> (callee node, callee instance USR or "") of every call it can make: who calls what, per
     instantiation (a kernel's ``T*`` instance calls one ``load_ptr_batch`` overload, its ``T* const*`` one another)"""
@@ -486,7 +493,7 @@ class LivenessAnalyser:
     # ------------------------------------------------------------------ walk
 
     def walk(self, root: str, variant: str) -> _EntryWalk:
-        result = _EntryWalk({root: ()}, {}, set(), {}, True)
+        result = _EntryWalk({root: ()}, {}, set(), {}, True, trails={root: ()})
         start = self._instance(_usr_of(root), variant)
         if start is None:
             result.unanalysed.add(root)
@@ -496,12 +503,12 @@ class LivenessAnalyser:
         contexts: dict[str, int] = {}
         hulls: dict[str, dict[str, _Binding]] = {}
         same_hulls: dict[str, Aliases] = {}
-        stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...], Aliases]] = [
-            (start, root, {}, (), frozenset())
+        stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...], Aliases, Trail]] = [
+            (start, root, {}, (), frozenset(), ())
         ]
         visits = 0
         while stack:
-            inst, node, env, conds, same = stack.pop()
+            inst, node, env, conds, same, trail = stack.pop()
             count = contexts.get(inst.usr, 0)
             if count >= _MAX_CONTEXTS:
                 # widen: past a few argument contexts, walk the hull of them all, a bound that still
@@ -528,15 +535,17 @@ class LivenessAnalyser:
                 if dead is not None:
                     reasons = result.guarded_dead.setdefault((node, call.line, callee), [])
                     text, line, fixed = dead
-                    if len(reasons) < _MAX_REASONS and all((text, line) != (t, n) for t, n, _ in reasons):
+                    if len(reasons) < _MAX_REASONS and all((text, line) != (t, n) for t, n, *_ in reasons):
                         detail = ", ".join(
                             env[p].describe(p) if p in env else f"{p} of a narrow integer type" for p in fixed
                         )
-                        reasons.append((text, line, detail))
+                        reasons.append((text, line, detail, not fixed, trail))
                     continue
                 conds_here = conds + path_conds
+                here = (*trail, (node, call.line))
                 if callee not in result.live or len(conds_here) < len(result.live[callee]):
                     result.live[callee] = conds_here
+                    result.trails[callee] = here
                 result.calls.setdefault(inst.usr, set()).add((callee, target.usr if target is not None else ""))
                 if target is None:
                     if self.g.nodes[callee]["defined"] and self.g.nodes[callee]["exec_space"] == "host":
@@ -548,7 +557,7 @@ class LivenessAnalyser:
                     for p, src in recipe
                     if src[0] != "inherit" or src[1] in env  # a type's range is not passed down: the callee has its own
                 }
-                stack.append((target, callee, child_env, conds_here, aliases))
+                stack.append((target, callee, child_env, conds_here, aliases, here))
         return result
 
     def _expand(
@@ -1000,7 +1009,7 @@ class LivenessAnalyser:
         out: dict[str, NodeVerdict] = {}
         for node in nodes:
             if node in walk.live:
-                out[node] = NodeVerdict(True, conditions=walk.live[node])
+                out[node] = NodeVerdict(True, conditions=walk.live[node], path=walk.trails.get(node, ()))
             elif node in undecided:
                 out[node] = NodeVerdict(True, detail="unanalysed: no instantiated body on the path")
             elif node in device:
@@ -1080,6 +1089,7 @@ class LivenessAnalyser:
             pv = known.get(parent)
             if pv is None:
                 continue
+            sites = sorted(self.g.edges[parent, node]["sites"], key=lambda s: s.line)
             if not pv.live:
                 if inherited is None:
                     caller = self.g.nodes[parent]["name"]
@@ -1088,32 +1098,102 @@ class LivenessAnalyser:
                         if pv.detail.startswith(_CALLER_DEAD)
                         else f"{_CALLER_DEAD}{caller} cannot run here: {pv.detail}"
                     )
-                    inherited = NodeVerdict(False, pv.reason, decided_at=pv.decided_at, detail=detail)
+                    inherited = NodeVerdict(
+                        False, pv.reason, decided_at=pv.decided_at, detail=detail,
+                        path=(*pv.path, (parent, sites[0].line)),
+                    )  # fmt: skip
                 continue
             file = self.g.nodes[parent]["file"]
-            for site in sorted(self.g.edges[parent, node]["sites"], key=lambda s: s.line):
+            selected = self._selected_at(parent, walk, variant)
+            name = self.g.nodes[node]["name"]
+            for site in sites:
+                chosen = {c for c in selected.get(site.line, ()) if self.g.nodes[c]["name"] == name}
+                if chosen and node not in chosen:
+                    picked = ", ".join(sorted(f"{self.g.nodes[c]['file']}:{self.g.nodes[c]['line']}" for c in chosen))
+                    return NodeVerdict(
+                        False, "type", decided_at=f"{file}:{site.line}",
+                        detail=f"overload or specialisation not selected for these types: the call selects {name} "
+                        f"at {picked}",
+                        path=(*pv.path, (parent, site.line)),
+                    )  # fmt: skip
                 hits = walk.guarded_dead.get((parent, site.line, node))
                 if hits:
-                    (text, line, detail), others = hits[0], hits[1:]
+                    (text, line, detail, unfixed, trail), others = hits[0], hits[1:]
                     why = f"{text}" + (f" with {detail}" if detail else "")
-                    for t, n, d in others:  # where the call is reached in other contexts, dead for another reason
-                        why += f"; in another context, {t} ({file}:{n})" + (f" with {d}" if d else "")
-                    return NodeVerdict(False, "constant", decided_at=f"{file}:{line}", detail=why)
+                    for (
+                        t,
+                        n,
+                        d,
+                        _,
+                        other,
+                    ) in others:  # where the call is reached in other contexts, dead for another reason
+                        why += f"; in another context{self._through(trail, other)}, {t} ({file}:{n})" + (
+                            f" with {d}" if d else ""
+                        )
+                    reason = "type" if unfixed and self._by_type(parent, text) else "constant"
+                    return NodeVerdict(
+                        False, reason, decided_at=f"{file}:{line}", detail=why, path=(*trail, (parent, site.line))
+                    )
                 decided = self._decided(parent, walk)
                 for cond in reversed(site.conditions):
                     if cond.branch not in ("then", "else") or (cond.line, cond.branch == "then") not in decided:
                         continue
                     constexpr = decided[(cond.line, cond.branch == "then")]
                     return NodeVerdict(
-                        False, "type" if constexpr else "constant", decided_at=f"{file}:{cond.line}", detail=cond.text
-                    )
+                        False, "type" if constexpr or self._by_type(parent, cond.text) else "constant",
+                        decided_at=f"{file}:{cond.line}", detail=cond.text, path=(*pv.path, (parent, site.line)),
+                    )  # fmt: skip
             if walk.instances_of.get(parent):
-                line = min(s.line for s in self.g.edges[parent, node]["sites"])
+                line = sites[0].line
                 return NodeVerdict(
                     False, "type", decided_at=f"{file}:{line}",
                     detail="overload or specialisation not selected for these types",
+                    path=(*pv.path, (parent, line)),
                 )  # fmt: skip
         return inherited
+
+    def _through(self, first: Trail, other: Trail) -> str:
+        """Where the walk's path to another context leaves the first one's: `` (through the call at F:L)``."""
+        for i, step in enumerate(other):
+            if i >= len(first) or first[i] != step:
+                node, line = step
+                return f" (through the call at {self.g.nodes[node]['file']}:{line})"
+        return ""
+
+    def _selected_at(self, node: str, walk: _EntryWalk, variant: str) -> dict[int, set[str]]:
+        """Line -> the nodes the visited instances of ``node`` call there: the overloads their types select
+        (the graph links a call to every overload of its name)."""
+        found: dict[int, set[str]] = {}
+        for inst in walk.instances_of.get(node, {}).values():
+            for call in inst.calls:
+                callee = self.node_of(call.target, call.pattern, variant)
+                if callee is not None:
+                    found.setdefault(call.line, set()).add(callee)
+        return found
+
+    def _by_type(self, node: str, condition: str) -> bool:
+        """Whether a branch condition of ``node`` that every instance folds is decided by the template's
+        arguments: it names a template parameter or a type trait (``std::is_same_v<T, float>``, ``sizeof(T)``),
+        or a constant local of the function initialised from one (``static constexpr bool is_half = ...``)."""
+        facts = self.g.nodes[node].get("facts")
+        if facts is None or not facts.template_params or self.build is None:
+            return False
+        body = self.build.read(facts.file)[facts.start_offset : facts.end_offset].decode(errors="replace")
+        params = set(facts.template_params)
+
+        def typed(text: str, depth: int) -> bool:
+            names = set(_IDENTIFIER.findall(text))
+            if names & params or _TYPE_TRAIT.search(text):
+                return True
+            if depth == 0:
+                return False
+            for name in names:
+                init = re.search(rf"\b(?:constexpr|const)\b[^;{{}}()]*\b{re.escape(name)}\s*(?:=|\{{)([^;]*);", body)
+                if init and typed(init.group(1), depth - 1):
+                    return True
+            return False
+
+        return typed(condition, 2)
 
     def _decided(self, node: str, walk: _EntryWalk) -> dict[tuple[int, bool], bool]:
         """(line, branch needed) -> constexpr, for branches every instance of ``node`` folded

@@ -470,10 +470,10 @@ class LivenessRecord(BaseModel):
     conditions: list[str] = []  # when live: runtime conditions on the path from the entry
     decided_at: str = ""  # when dead: "file:line" of the deciding branch or call
     detail: str = ""
-    path: list[str] = []
-    """the calls from the entry's own region by which the analysis reached it, each ``REGION@LINE`` (the calling
-    region's id and the line of the call): when live, the path ``conditions`` belong to; when dead, the path to
-    the call that ``decided_at`` stops"""
+    path: list[int] = []
+    """the calls from the entry's own region by which the analysis reached it, as indices into the entry's
+    ``call_steps`` (each ``REGION@LINE``: the calling region's id, the line of the call): when live, the path
+    ``conditions`` belong to; when dead, the path to the call that ``decided_at`` stops"""
 
 
 class NotReached(BaseModel):

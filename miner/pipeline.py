@@ -500,43 +500,63 @@ def _entry_records(
             n = missing[e.name]
             rec |= {"bundle": None, "kernels": [], "device_helpers": [], "reason": n.reason, "detail": n.detail}
         else:
-            kernels = _liveness_records(a, v, Role.KERNEL, builder)
-            helpers = _liveness_records(a, v, Role.DEVICE_HELPER, builder)
+            steps = _CallSteps(v, builder)
+            kernels = _liveness_records(a, v, Role.KERNEL, steps)
+            helpers = _liveness_records(a, v, Role.DEVICE_HELPER, steps)
+            hosts = _host_records(a, v, steps)
             boundary_kinds = sorted({d.rule for d in v.traversal.decisions if d.verdict == "boundary"})
             rec |= {"bundle": bundle_of[e.name], "kernels": kernels, "device_helpers": helpers,
-                    "host_functions": _host_records(a, v, builder), "boundaries": boundary_kinds}  # fmt: skip
+                    "host_functions": hosts, "call_steps": steps.listed, "boundaries": boundary_kinds}  # fmt: skip
             if not kernels:
                 rec["no_kernel_reason"] = _no_kernel_reason(boundary_kinds)
         out.append(rec)
     return out
 
 
-def _liveness_records(a: Analysis, v: EntryView, role: Role, builder: BundleBuilder) -> list[dict]:
+class _CallSteps:
+    """The calls (``REGION@LINE``: the calling region's id, the line of the call) the paths of one entry's
+    verdicts take, each listed once: a verdict's path is a list of their indices."""
+
+    def __init__(self, v: EntryView, builder: BundleBuilder) -> None:
+        self.v, self.builder = v, builder
+        self.index: dict[tuple[str, int], int] = {}
+        self.listed: list[str] = []
+
+    def __call__(self, path: tuple[tuple[str, int], ...]) -> list[int]:
+        out = []
+        for caller, line in path:
+            found = self.index.get((caller, line))
+            if found is None:
+                found = self.index[(caller, line)] = len(self.listed)
+                self.listed.append(f"{self.v.region_of.get(caller) or self.builder.region_id(caller)}@{line}")
+            out.append(found)
+        return out
+
+
+def _liveness_records(a: Analysis, v: EntryView, role: Role, steps: _CallSteps) -> list[dict]:
     """The entry's kernels (or device helpers) with their verdicts: those its traversal
     included, and those only code the build leaves out would reach (not in any bundle)."""
     g = a.graph
     wanted = {ExecSpace.GLOBAL.value} if role == Role.KERNEL else {ExecSpace.DEVICE.value, ExecSpace.HOST_DEVICE.value}
     nodes = {n for n, r in v.roles.items() if r == role}
     nodes |= {n for n in v.verdicts if n not in v.roles and g.nodes[n]["exec_space"] in wanted}
-    return [_liveness_record(a, v, node, builder) for node in sorted(nodes, key=lambda n: (g.nodes[n]["name"], n))]
+    return [_liveness_record(a, v, node, steps) for node in sorted(nodes, key=lambda n: (g.nodes[n]["name"], n))]
 
 
-def _host_records(a: Analysis, v: EntryView, builder: BundleBuilder) -> list[dict]:
+def _host_records(a: Analysis, v: EntryView, steps: _CallSteps) -> list[dict]:
     """The verdicts of the host code the entry's traversal included (a host overload its calls never select is
     dead, with the call that selects another)."""
     device = (Role.KERNEL, Role.DEVICE_HELPER)
     nodes = [n for n, r in v.roles.items() if r not in device and n in v.verdicts]
-    return [_liveness_record(a, v, n, builder) for n in sorted(nodes, key=lambda n: (a.graph.nodes[n]["name"], n))]
+    return [_liveness_record(a, v, n, steps) for n in sorted(nodes, key=lambda n: (a.graph.nodes[n]["name"], n))]
 
 
-def _liveness_record(a: Analysis, v: EntryView, node: str, builder: BundleBuilder) -> dict:
+def _liveness_record(a: Analysis, v: EntryView, node: str, steps: _CallSteps) -> dict:
     verdict = v.verdicts.get(node) or NodeVerdict(True, detail="unanalysed")
-    region = v.region_of.get(node) or builder.region_id(node)
-    path = [f"{v.region_of.get(caller) or builder.region_id(caller)}@{line}" for caller, line in verdict.path]
     return LivenessRecord(
-        name=a.graph.nodes[node]["name"], region=region, live=verdict.live, reason=verdict.reason,
-        conditions=[simplify(c) for c in verdict.conditions], decided_at=verdict.decided_at,
-        detail=verdict.detail, path=path,
+        name=a.graph.nodes[node]["name"], region=v.region_of.get(node) or steps.builder.region_id(node),
+        live=verdict.live, reason=verdict.reason, conditions=[simplify(c) for c in verdict.conditions],
+        decided_at=verdict.decided_at, detail=verdict.detail, path=steps(verdict.path),
     ).model_dump(mode="json")  # fmt: skip
 
 

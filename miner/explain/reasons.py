@@ -28,10 +28,10 @@ def explain_entry(out: Path, data: EntryOutput, entry: str, function: str | None
             return [_unbundled(entry, v) for v in unbundled]
         return [_not_in_bundle(out, data, entry, function, regions)]
     paths = _paths(data.bundle, regions, entry)
-    walked = {rid: steps for rid, v in verdicts.items() if (steps := _walked_path(data.bundle, entry, v))}
+    walked = _Walked(data.bundle, entry, record.get("call_steps", []))
     rules = RuleSet(load_profile(data.library))
     return [
-        _in_bundle(entry, r, walked.get(r["id"]) or paths.get(r["id"], []), verdicts.get(r["id"]), rules)
+        _in_bundle(entry, r, walked.path(verdicts.get(r["id"])) or paths.get(r["id"], []), verdicts.get(r["id"]), rules)
         for r in chosen
     ]
 
@@ -91,26 +91,32 @@ def _followed_by(region: dict, rules: RuleSet) -> str:
     return "followed: no boundary or deny rule matches its name, namespace or path"
 
 
-def _walked_path(bundle: dict, entry: str, verdict: dict) -> list[PathStep]:
-    """The path the liveness analysis took to the function (the one its conditions or deciding line belong to),
-    as steps from the entry's own region; [] when it recorded none or a region on it is not in the bundle."""
-    if not verdict.get("path"):
-        return []
-    by_id = {r["id"]: r for r in bundle["regions"]}
-    hops = [step.rpartition("@") for step in verdict["path"]]
-    callers = [by_id.get(region) for region, _, _ in hops]
-    target = by_id.get(verdict["region"])
-    if target is None or any(c is None for c in callers):
-        return []
-    edges = {(e["caller"], e["line"], e["callee"]): e for e in bundle["edges"]}
-    steps = [_step(callers[0]).model_copy(update={"name": entry})]
-    for i, (_, _, line) in enumerate(hops):
-        caller, callee = callers[i], callers[i + 1] if i + 1 < len(callers) else target
-        edge = edges.get((caller["id"], int(line), callee["id"]))
-        if edge is None:
+class _Walked:
+    """The paths the liveness analysis took (the one a verdict's conditions or deciding line belong to), as steps
+    from the entry's own region."""
+
+    def __init__(self, bundle: dict, entry: str, listed: list[str]) -> None:
+        self.entry, self.listed = entry, listed
+        self.by_id = {r["id"]: r for r in bundle["regions"]}
+        self.edges = {(e["caller"], e["line"], e["callee"]): e for e in bundle["edges"]}
+
+    def path(self, verdict: dict | None) -> list[PathStep]:
+        """[] when the verdict records no path or a region on it is not in the bundle."""
+        if not verdict or not verdict.get("path"):
             return []
-        steps.append(_step(callee, edge, caller))
-    return steps
+        hops = [self.listed[i].rpartition("@") for i in verdict["path"]]
+        callers = [self.by_id.get(region) for region, _, _ in hops]
+        target = self.by_id.get(verdict["region"])
+        if target is None or any(c is None for c in callers):
+            return []
+        steps = [_step(callers[0]).model_copy(update={"name": self.entry})]
+        for i, (_, _, line) in enumerate(hops):
+            caller, callee = callers[i], callers[i + 1] if i + 1 < len(callers) else target
+            edge = self.edges.get((caller["id"], int(line), callee["id"]))
+            if edge is None:
+                return []
+            steps.append(_step(callee, edge, caller))
+        return steps
 
 
 def _paths(bundle: dict, regions: list[dict], entry: str) -> dict[str, list[PathStep]]:

@@ -539,7 +539,7 @@ class InstanceWalker:
             here, after = self._advance(stmt, defs)
             items.append((stmt, acc, here))
             self._defs = here
-            if stmt.kind == K.IF_STMT:
+            if stmt.kind in (K.IF_STMT, K.DO_STMT):
                 acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
                     break
@@ -1005,6 +1005,8 @@ class InstanceWalker:
             if len(children) not in (2, 3) or children[0].kind not in _EXPRESSIONS:
                 return None
             text = _render(self._expr(children[0], 0))
+            if "..." in text:
+                text = _spelled(children[0]) or text
             if "..." in text and evaluate_int(children[0]) is None:
                 return None  # a runtime condition we could neither evaluate nor name
             return b"", text, False, children[:1], children[1:]
@@ -1014,17 +1016,60 @@ class InstanceWalker:
         return data, text, constexpr, header, branches
 
     def _after_early_exit(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...] | None:
-        split = self._split_if(cur)
-        if split is None:
+        """The guards on the rest of a block after ``cur``: with ``!c`` after ``if (c) return ...;``, with
+        ``!(a && b)`` after ``if (a) { if (b) return ...; }``, and after each such ``if`` in a
+        ``do { ... } while (0)`` (a macro's statement: ``RETURN_ZERO_DEVICE_MEMORY_SIZE_IF_QUERIED(handle)``);
+        None when the rest cannot run."""
+        if cur.kind == K.DO_STMT:
+            return self._after_do_once(cur, guards, end)
+        found = self._exit_condition(cur, 0)
+        if found is None:
             return guards
-        _, text, _, header, branches = split
-        if not header or len(branches) != 1 or not _always_exits(branches[0]):
-            return guards
-        value = evaluate_int(header[-1])
-        if value is not None:
-            return None if value else guards
+        if found is True:
+            return None
+        expr, text = found
         line = cur.line
-        return (*guards, Guard(self._expr(header[-1], 0), False, text, line, ((line, end),)))
+        return (*guards, Guard(expr, False, text, line, ((line, end),)))
+
+    def _exit_condition(self, cur: ci.Cursor, depth: int) -> tuple[Expr, str] | bool | None:
+        """When an ``if`` without ``else`` surely leaves the function: (condition, its text); True when always;
+        None when it may not (or we cannot tell)."""
+        split = self._split_if(cur)
+        if split is None or depth > 3:
+            return None
+        _, text, _, header, branches = split
+        if not header or len(branches) != 1:
+            return None
+        value = evaluate_int(header[-1])
+        if value == 0:
+            return None
+        branch = branches[0]
+        inner: tuple[Expr, str] | bool | None = True
+        if not _always_exits(branch):
+            nested = _only_statement(branch)
+            inner = self._exit_condition(nested, depth + 1) if nested is not None else None
+            if inner is None:
+                return None
+        if value is not None:
+            return inner
+        outer = self._expr(header[-1], 0)
+        if inner is True:
+            return outer, text
+        expr, inner_text = inner
+        return ("binary", "&&", outer, expr), f"{_grouped(text)} && {_grouped(inner_text)}"
+
+    def _after_do_once(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...] | None:
+        kids = list(cur.get_children())
+        if len(kids) != 2 or evaluate_int(kids[1]) != 0 or _leaves_loop(kids[0]) or _continues(kids[0]):
+            return guards
+        body = kids[0]
+        acc: tuple[Guard, ...] | None = guards
+        for stmt in body.get_children() if body.kind == K.COMPOUND_STMT else (body,):
+            if stmt.kind == K.IF_STMT:
+                acc = self._after_early_exit(stmt, acc, end)
+                if acc is None:
+                    return None
+        return acc
 
     def _after_statement(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
         """The rest of the block runs with what ``cur`` leaves behind (``_exits``): after ``while (j < n - nb)``
@@ -1771,6 +1816,59 @@ def _names(expr: ci.Cursor, var: ci.Cursor) -> bool:
     """Whether ``expr`` is (a cast of) a reference to the variable ``var``."""
     expr = _unwrap(expr)
     return expr.kind == K.DECL_REF_EXPR and expr.referenced is not None and raw(expr.referenced) == raw(var)
+
+
+def _only_statement(branch: ci.Cursor) -> ci.Cursor | None:
+    """An ``if`` branch that is one ``if`` statement, braced or not."""
+    if branch.kind == K.IF_STMT:
+        return branch
+    if branch.kind == K.COMPOUND_STMT:
+        children = list(branch.get_children())
+        if len(children) == 1 and children[0].kind == K.IF_STMT:
+            return children[0]
+    return None
+
+
+def _continues(body: ci.Cursor) -> bool:
+    """A ``continue`` of this loop (not of a loop inside it) in ``body``."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.kind == K.CONTINUE_STMT:
+            return True
+        stack += [ch for ch in node.get_children() if ch.kind not in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)]
+    return False
+
+
+def _spelled(c: ci.Cursor, depth: int = 0) -> str | None:
+    """A condition a macro wrote that ``_render`` cannot write, spelled from what clang resolved:
+    ``handle->is_device_memory_size_query()``; None when it is not a plain call or reference."""
+    kids = list(c.get_children())
+    kind = c.kind
+    if depth > 8:
+        return None
+    if kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(kids) == 1:
+        return _spelled(kids[0], depth + 1)
+    if kind == K.DECL_REF_EXPR:
+        return c.spelling or None
+    if kind == K.MEMBER_REF_EXPR:
+        base = _spelled(kids[0], depth + 1) if len(kids) == 1 else None
+        if base is None:
+            return None
+        return f"{base}{'->' if kids[0].type.get_canonical().kind == T.POINTER else '.'}{c.spelling}"
+    if kind == K.CALL_EXPR and kids:
+        parts = [_spelled(k, depth + 1) for k in kids]
+        if any(p is None for p in parts):
+            return None
+        return f"{parts[0]}({', '.join(parts[1:])})"
+    if kind == K.UNARY_OPERATOR and len(kids) == 1 and (inner := _spelled(kids[0], depth + 1)):
+        op = _operator(c, "Unary")
+        return f"{op}{inner}" if op in ("!", "-", "~", "*") else None
+    return None
+
+
+def _grouped(text: str) -> str:
+    return f"({text})" if "||" in text or "?" in text else text
 
 
 def _always_exits(stmt: ci.Cursor) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ctypes
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
@@ -40,6 +40,9 @@ _PASS_THROUGH = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 _UNKNOWN: Expr = ("unknown",)
 _UNSET: Expr = ("unset",)  # a local declared without an initializer
 _ELSE_BEFORE = re.compile(rb"else\s*$")
+_MACRO_CALL = re.compile(rb"([A-Z_][A-Z0-9_]*)\s*\(")
+_WHITESPACE = re.compile(r"\s+")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _ASSIGNS = {"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
 _UNARY_WRITES = {"++", "--", "&"}  # unary & takes the address
 _VARIABLES = {K.PARM_DECL, K.VAR_DECL}
@@ -1063,13 +1066,40 @@ class InstanceWalker:
         if len(kids) != 2 or evaluate_int(kids[1]) != 0 or _leaves_loop(kids[0]) or _continues(kids[0]):
             return guards
         body = kids[0]
+        statements = list(body.get_children()) if body.kind == K.COMPOUND_STMT else [body]
         acc: tuple[Guard, ...] | None = guards
-        for stmt in body.get_children() if body.kind == K.COMPOUND_STMT else (body,):
+        for stmt in statements:
             if stmt.kind == K.IF_STMT:
                 acc = self._after_early_exit(stmt, acc, end)
                 if acc is None:
                     return None
-        return acc
+        own = {d.spelling for stmt in statements if stmt.kind == K.DECL_STMT for d in stmt.get_children()}
+        named = self._macro_call(cur) if own else None
+        if named is None or acc is None:
+            return acc
+        # a check macro's status local (`TMP_STATUS_FOR_CHECK != rocblas_status_success`) means nothing where it
+        # is shown: name the check by the macro's invocation
+        return tuple(
+            g if i < len(guards) or not own & set(_IDENTIFIER.findall(g.text)) else replace(g, text=f"{named} returns")
+            for i, g in enumerate(acc)
+        )
+
+    def _macro_call(self, cur: ci.Cursor) -> str | None:
+        """The invocation ``NAME(args)`` a macro-written statement expands from, shortened to fit a condition."""
+        if cur.file is None:
+            return None
+        data = self.extractor.text(cur.file).data
+        m = _MACRO_CALL.match(data, cur.offset)
+        if m is None:
+            return None
+        depth, j = 0, m.end() - 1
+        while j < len(data):
+            depth += {0x28: 1, 0x29: -1}.get(data[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        text = _WHITESPACE.sub(" ", data[cur.offset : j + 1].decode("utf-8", "replace"))
+        return text if len(text) <= 80 else f"{m.group(1).decode()}(...)"
 
     def _after_statement(self, cur: ci.Cursor, guards: tuple[Guard, ...], end: int) -> tuple[Guard, ...]:
         """The rest of the block runs with what ``cur`` leaves behind (``_exits``): after ``while (j < n - nb)``

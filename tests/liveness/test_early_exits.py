@@ -20,10 +20,10 @@ void launch(int) {}
 """
 
 
-def _conditions(tmp_path, body: str) -> tuple[str, ...]:
+def _conditions(tmp_path, body: str, prelude: str = "") -> tuple[str, ...]:
     """The runtime conditions on ``launch`` when walked from ``api(handle, n, alpha)``."""
     src = tmp_path / "lib.cpp"
-    src.write_text(PRELUDE + "int api(Handle* handle, int n, const int* alpha)\n{\n" + body + "\n    return 0;\n}\n")
+    src.write_text(PRELUDE + prelude + "int api(Handle* handle, int n, const int* alpha)\n{\n" + body + "\n    return 0;\n}\n")
     tu = ci.Index.create(excludeDecls=True).parse(str(src), args=["-x", "c++", "-std=c++17"])
     ex = Extractor(root=str(tmp_path), launch_macros=())
     instances = InstanceWalker(ex).walk(instance_starts(tu, ex), "lp64")
@@ -60,3 +60,12 @@ def test_a_nested_if_that_may_fall_through_guards_nothing(tmp_path):
         "    launch(n);"
     )
     assert _conditions(tmp_path, body) == ()
+
+
+def test_a_check_macros_status_local_is_named_by_the_macro(tmp_path):
+    body = "    CHECK_STATUS(prepare(n));\n    launch(n);"
+    prelude = (
+        "int prepare(int);\n"
+        "#define CHECK_STATUS(x) do { int TMP_STATUS = (x); if(TMP_STATUS != 0) return TMP_STATUS; } while(0)\n"
+    )
+    assert _conditions(tmp_path, body, prelude) == ("!(CHECK_STATUS(prepare(n)) returns)",)

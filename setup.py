@@ -12,8 +12,10 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-NATIVE = ["miner/parse/instances.py", "miner/parse/cursor_tree.py", "miner/liveness/evaluate.py",
-          "miner/liveness/analyse.py"]  # fmt: skip
+NATIVE = [*(f"miner/parse/instances/{m}.py" for m in ("cursors", "expressions", "values", "guards", "walk")),
+          "miner/parse/cursor_tree.py", "miner/liveness/domain/evaluate.py",
+          "miner/liveness/domain/intervals.py", "miner/liveness/domain/expressions.py", "miner/liveness/analyse.py",
+          "miner/liveness/verdicts.py"]  # fmt: skip
 MANIFEST = "miner/_compiled.json"
 
 

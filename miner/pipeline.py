@@ -25,10 +25,10 @@ from miner.cache.ledger import record_run
 from miner.collector import rarely_collected
 from miner.errors import InputError, MissingHeaderError, NotACheckoutError
 from miner.graph.build import build_graph
-from miner.liveness.analyse import UNDECIDED_BY_PARSE
 from miner.liveness.cache import VerdictCache, store_path
 from miner.liveness.run import entry_verdicts
 from miner.liveness.simplify import simplify
+from miner.liveness.verdicts import UNDECIDED_BY_PARSE
 from miner.models import (
     Bundle,
     EntryPoint,

@@ -22,21 +22,22 @@ Liveness is over the code the traversal follows: functions the library's rules e
 numerics checks) are not walked, so a path through them makes nothing live (rocBLAS's numerics checker
 calls ``adjust_ptr_batch`` on the host; for the 32-bit trsm entries the helper is dead with the 64-bit
 path that is its one followed caller).
+
+This module is the walk: from an entry's root through the instances its calls select, each with the intervals its
+parameters hold in that context. The interval domain it evaluates guards in is ``miner.liveness.domain``; the
+verdicts drawn from a walk are ``miner.liveness.verdicts``.
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
-import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import networkx as nx
 
 from miner.liveness.build import BuildDeadFinder
-from miner.liveness.evaluate import (
-    FACTS,
+from miner.liveness.domain.evaluate import (
     Interval,
     Linear,
     Relate,
@@ -49,17 +50,36 @@ from miner.liveness.evaluate import (
     substitute,
     truthiness,
 )
-from miner.liveness.simplify import fold
-from miner.models import Expr, Guard, Instance, InstanceCall, NodeVerdict, ParsedTU, Traversal
+from miner.liveness.domain.expressions import (
+    aliases_of,
+    at_line,
+    compared_params,
+    guard_facts,
+    reads_of,
+    written_lines,
+)
+from miner.liveness.domain.intervals import (
+    Aliases,
+    Binding,
+    bounded,
+    folded_text,
+    interval_within,
+    join_bindings,
+    narrow,
+    reads_lookup,
+    refine,
+    snap,
+    widen_bindings,
+)
+from miner.liveness.verdicts import VerdictsFromWalk
+from miner.models import Expr, Instance, InstanceCall, ParsedTU
 
 _MAX_VISITS = 50_000  # (instance, constants) pairs per entry; the walk stops there, live-side
 _MAX_CONTEXTS = 8  # argument contexts per instance and entry before they are widened to their hull
 _MAX_SUMMARY_DEPTH = 6  # nested function results evaluated for one expression
 _UNDECIDED = object()
 _MAX_REASONS = 3  # distinct reasons kept for one dead call site
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-_TYPE_TRAIT = re.compile(r"\b\w*is_\w+\s*<|\bsizeof\s*\(|\balignof\s*\(|\bnumeric_limits\s*<")
-_CALLER_DEAD = "its caller "  # how the detail of a verdict inherited from a dead caller begins
+Trail = tuple[tuple[str, int], ...]  # the calls (caller node, line) from an entry's root to a node
 
 
 def index_instances(parsed: Iterable[ParsedTU]) -> dict[tuple[str, str], Instance]:
@@ -79,341 +99,9 @@ def incomplete_instances(parsed: Iterable[ParsedTU]) -> dict[int, str]:
     return {id(inst): why for tu in parsed if (why := tu.incomplete) for inst in tu.instances}
 
 
-@dataclass(frozen=True, slots=True)
-class _Binding:
-    value: Interval  # (v, v) for a constant, the type's range for a narrower integer
-    origin: str  # "file:line" of the call that fixed it
-
-    def describe(self, param: str) -> str:
-        lo, hi = self.value
-        what = f"{param} = {lo}" if lo == hi else f"{param} in [{lo}, {hi}]"
-        return f"{what} ({self.origin})"
-
-
-def _join(a: dict[str, _Binding], b: dict[str, _Binding]) -> dict[str, _Binding]:
-    """Each parameter bound in both, to the smallest interval holding both values."""
-    out = {}
-    for k in a.keys() & b.keys():
-        (alo, ahi), (blo, bhi) = a[k].value, b[k].value
-        out[k] = a[k] if (alo, ahi) == (blo, bhi) else _Binding((min(alo, blo), max(ahi, bhi)), "several callers")
-    return out
-
-
-def _widen(hull: dict[str, _Binding], new: dict[str, _Binding]) -> dict[str, _Binding]:
-    """Each parameter bound in both: the hull's interval if it holds the new one, else the hull of both
-    with each bound that grew moved out to the next integer type boundary; one that grew past the last
-    boundary (an offset summed along a recursion) is dropped. A bound moves through finitely many
-    boundaries, so a walk's contexts for an instance settle."""
-    out = {}
-    for k in hull.keys() & new.keys():
-        (hlo, hhi), (nlo, nhi) = hull[k].value, new[k].value
-        if hlo <= nlo and nhi <= hhi:
-            out[k] = hull[k]
-            continue
-        lo = hlo if nlo >= hlo else _boundary_below(nlo)
-        hi = hhi if nhi <= hhi else _boundary_above(nhi)
-        if lo is not None and hi is not None:
-            out[k] = _Binding((lo, hi), "several callers")
-    return out
-
-
-def _within(inner: Interval, outer: Interval) -> bool:
-    return outer[0] <= inner[0] and inner[1] <= outer[1]
-
-
-_LANDMARKS = sorted({0, *(s * (2**b + d) for s in (1, -1) for b in (15, 16, 31, 32, 63) for d in (0, -1))})
-_EXACT_UP_TO = 2**20
-
-
-def _boundary_below(v: int) -> int | None:
-    """The largest integer type boundary at or below ``v``; None below the last."""
-    i = bisect.bisect_right(_LANDMARKS, v)
-    return _LANDMARKS[i - 1] if i else None
-
-
-def _boundary_above(v: int) -> int | None:
-    """The smallest integer type boundary at or above ``v``; None above the last."""
-    i = bisect.bisect_left(_LANDMARKS, v)
-    return _LANDMARKS[i] if i < len(_LANDMARKS) else None
-
-
-def _snap(iv: Interval) -> Interval:
-    """A large bound widened to the next type boundary (``n - 1`` with a 32-bit ``n`` is passed on as
-    the 32-bit range, not as one interval per expression), so callees see few distinct argument contexts;
-    small bounds (block sizes, constants) stay exact."""
-    lo, hi = iv
-    below = _boundary_below(lo) if lo < -_EXACT_UP_TO else None
-    above = _boundary_above(hi) if hi > _EXACT_UP_TO else None
-    return (lo if below is None else below, hi if above is None else above)
-
-
-_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
-
-
-def _narrow(values: dict, locals_: dict, known: list[Linear]) -> tuple[dict, dict]:
-    """What facts on one variable say about it (``m >= 2`` after ``if (m < 2) return``), applied to the
-    intervals of parameters and the values of locals; the inputs are not changed."""
-    for form, const in known:
-        if len(form) != 1:
-            continue
-        (var, coeff) = next(iter(form.items()))
-        lo, hi = (-(const // coeff), _I64_MAX) if coeff > 0 else (_I64_MIN, const // -coeff)  # coeff * x + const >= 0
-        values, locals_ = _bounded(var, (lo, hi), values, locals_)
-    return values, locals_
-
-
-def _bounded(var: Expr, iv: Interval, values: dict, locals_: dict) -> tuple[dict, dict]:
-    """``var`` (a parameter, a local, or a value at a place) known to be in ``iv``; the inputs are not changed."""
-    lo, hi = iv
-    kind = var[0]
-    if kind == "param":
-        cur = values.get(var[1], (_I64_MIN, _I64_MAX))
-        new = (max(cur[0], lo), min(cur[1], hi))
-        if new != cur and new[0] <= new[1]:
-            values = {**values, var[1]: new}
-    elif kind == "local":
-        locals_ = {**locals_, var[1]: ("typed", locals_.get(var[1], ("unknown",)), lo, hi)}
-    elif kind == "at":
-        over = dict(locals_.get(FACTS) or {})
-        cur = over.get(var, (_I64_MIN, _I64_MAX))
-        new = (max(cur[0], lo), min(cur[1], hi))
-        if new[0] <= new[1]:
-            over[var] = new
-            locals_ = {**locals_, FACTS: over}
-    return values, locals_
-
-
-_MAX_SPLITS = 96  # evaluations of one guard per parameter while narrowing it by cases
-
-
-def _refine(guard: Guard, values: dict, locals_: dict, calls, same: Aliases, reads_table: bool = True) -> tuple | None:
-    """What taking an undecided ``guard``'s way says about the values it reads, beyond linear relations:
-    a value known to be in ``[lo, hi]`` that the guard says is not ``lo`` (or ``hi``) is in ``[lo + 1, hi]``
-    (``if (blk == 0) return`` with ``blk`` from a table of ``0, 32, 64``); and, for a guard that reads a
-    table, directly or through a function that reads one (``reads_table``), each parameter it reads narrowed to the values for which it can go this
-    way, found by splitting the parameter's range until each part decides the guard (``blk == 0`` with
-    ``blk = size[row(m)][column(n)]`` and ``m = 180`` holds only for ``n > 7680``). The bounds learnt, as
-    (variable, interval) pairs for ``_bounded``; None when no value makes it go this way."""
-    expr, want = guard.expr, guard.want
-    while expr[0] == "unary" and expr[1] == "!":
-        expr, want = expr[2], not want
-    out_values, out_locals = values, locals_
-    learnt: list[tuple[Expr, Interval]] = []
-    excluded = None
-    if expr[0] == "binary" and expr[1] in ("==", "!=") and (expr[1] == "!=") == want:
-        side, const = (expr[2], expr[3]) if expr[3][0] == "const" else (expr[3], expr[2])
-        if const[0] == "const":
-            excluded = (side, const[1])
-    elif want and expr[0] in ("param", "local", "at"):
-        excluded = (expr, 0)
-    if excluded is not None and excluded[0][0] in ("param", "local", "at"):
-        side, c = excluded
-        iv = interval(side, values, locals_, 0, calls, same=same)
-        if iv is not None and iv[0] != iv[1] and c in iv:
-            learnt.append((side, (c + 1, iv[1]) if iv[0] == c else (iv[0], c - 1)))
-            out_values, out_locals = _bounded(*learnt[-1], values, locals_)
-    if reads_table:
-        for param in sorted(params_of(expr, locals_) & out_values.keys()):
-            iv = out_values[param]
-            if iv[0] == iv[1] or iv[1] - iv[0] > 2**32:
-                continue
-            ends = [_decides(expr, {**out_values, param: (v, v)}, out_locals, calls, same) for v in iv]
-            if ends == [None, None]:
-                continue  # undecided at both ends: splitting this one is unlikely to decide anything
-            kept = _cases(expr, want, param, out_values, out_locals, calls, same)
-            if not kept:
-                return None
-            hull = (min(k[0] for k in kept), max(k[1] for k in kept))
-            if hull != iv:
-                learnt.append((("param", param), hull))
-                out_values = {**out_values, param: hull}
-    return tuple(learnt)
-
-
-def _folded(guard: Guard, values: dict, locals_: dict, calls, memo: dict, same: Aliases) -> str:
-    """The guard's text without the operands of its ``&&`` / ``||`` chain that this instance decides."""
-    operands = _chain_operands(guard.expr)
-    if len(operands) < 2:
-        return guard.text
-    known = tuple(truthiness(interval(e, values, locals_, 0, calls, memo, same=same)) for e in operands)
-    return guard.text if all(k is None for k in known) else fold(guard.text, known)
-
-
-def _chain_operands(expr: Expr) -> list[Expr]:
-    if expr[0] == "binary" and expr[1] in ("&&", "||"):
-        return _chain_operands(expr[2]) + _chain_operands(expr[3])
-    return [expr]
-
-
-def _decides(expr: Expr, values: dict, locals_: dict, calls, same: Aliases) -> bool | None:
-    return truthiness(interval(expr, values, locals_, 0, calls, same=same))
-
-
-def _cases(expr: Expr, want: bool, param: str, values: dict, locals_: dict, calls, same: Aliases) -> list[Interval]:
-    """The parts of ``param``'s range where ``expr`` can be ``want``: each part that leaves it undecided is
-    halved, until the parts decide it or the evaluations run out (what is left undecided is kept)."""
-    todo = [values[param]]
-    kept: list[Interval] = []
-    budget = _MAX_SPLITS
-    while todo:
-        part = todo.pop()
-        budget -= 1
-        held = _decides(expr, {**values, param: part}, locals_, calls, same)
-        if held is None and part[0] < part[1] and budget > 0:
-            mid = (part[0] + part[1]) // 2
-            todo += [(mid + 1, part[1]), (part[0], mid)]
-        elif held is None or held == want:
-            kept.append(part)
-    return kept
-
-
-def _reads_lookup(expr: Expr, locals_: dict, lookup=lambda usr: True) -> bool:
-    """Whether ``expr`` reads a table element, or the result of a function ``lookup`` says reads one, also
-    through the locals it reads."""
-    seen: set[int] = set()
-    stack = [(expr, 0)]
-    while stack:
-        e, depth = stack.pop()
-        if id(e) in seen or depth > 12:
-            continue
-        seen.add(id(e))
-        tag = e[0]
-        if tag in ("index", "first") or (tag == "call" and lookup(e[1])):
-            return True
-        if tag == "local":
-            if (value := locals_.get(e[1])) is not None:
-                stack.append((value, depth + 1))
-            continue
-        stack.extend((x, depth + 1) for x in e[1:] if type(x) is tuple and x and type(x[0]) is str)
-    return False
-
-
-Outcome = Callable[[Expr, bool, dict], "tuple[list[Linear], int] | None"]
-"""What a guard on a function's result says about the arguments it was called with, and the line of that call
-(``if (check(n, k) != continue) return`` leaves ``n >= 0`` and ``k >= 0``)."""
-
-
-def _written_lines(inst: Instance) -> dict[str, list[int]]:
-    """Each variable ``inst`` writes, with the lines it writes it at (-1: through a pointer, any time)."""
-    written: dict[str, list[int]] = {}
-    for name, line in inst.writes:
-        written.setdefault(name, []).append(line)
-    return written
-
-
-def _guard_facts(
-    call: InstanceCall, written: dict[str, list[int]], locals_: dict, outcome: Outcome | None = None
-) -> list[list[Linear]]:
-    """The relations each guard of ``call`` establishes, keeping only those over variables that nothing
-    writes in the code the guard covers (its regions: they hold anywhere in it); what it says through a called
-    function's result also needs them unwritten since that call. Whether they hold at the call itself depends
-    on the call being in the regions (``_at``)."""
-
-    def unwritten(fact: Linear, spans: list[tuple[int, int]]) -> bool:
-        lines = [ln for var in fact[0] if var[0] != "at" for ln in written.get(var[1], ())]
-        return not any(ln == -1 or any(lo <= ln <= hi for lo, hi in spans) for ln in lines)
-
-    out: list[list[Linear]] = []
-    for guard in call.guards:
-        spans = list(guard.regions)
-        held = [fact for fact in facts(guard.expr, guard.want, locals_) if unwritten(fact, spans)]
-        through = outcome(guard.expr, guard.want, locals_) if outcome is not None else None
-        if through is not None:
-            implied, since = through
-            held += [fact for fact in implied if unwritten(fact, [*spans, (since, guard.line)])]
-        out.append(held)
-    return out
-
-
-Aliases = frozenset[tuple[str, str]]
-Trail = tuple[tuple[str, int], ...]  # the calls (caller node, line) from an entry's root to a node
-"""Pairs of parameters known to hold the same value (``dot(x, x)``), each pair sorted, closed under transitivity."""
-
-
-def _aliases(
-    call: InstanceCall, callee: Instance, same: Aliases, passes_on: Callable[[str], int | None] = lambda usr: None
-) -> Aliases:
-    """The callee's parameters that this call passes the same value: the same side-effect-free expression
-    over the caller's variables (``x`` for both ``x`` and ``y``), or parameters the caller knows equal;
-    a function that returns one of its arguments unchanged (``passes_on``: which) is that argument
-    (rocSOLVER passes ``cast2constType(B)`` and ``B`` for trmm's input and output)."""
-
-    def rep(name: str) -> str:
-        return min([name] + [b for a, b in same if a == name] + [a for a, b in same if b == name])
-
-    def canon(expr: Expr) -> Expr | None:
-        tag = expr[0]
-        if tag == "param":
-            return ("param", rep(expr[1]))
-        if tag in ("local", "const"):
-            return expr
-        if tag in ("unary", "binary"):
-            parts = [canon(e) for e in expr[2:]]
-            return None if any(p is None for p in parts) else (tag, expr[1], *parts)
-        if tag == "call" and (index := passes_on(expr[1])) is not None and index < len(expr[2]):
-            return canon(expr[2][index])
-        return None
-
-    groups: dict[Expr, list[str]] = {}
-    for param, arg in zip(callee.params, call.args, strict=False):
-        key = canon(arg)
-        if key is not None and key[0] != "const" and param not in callee.written:
-            groups.setdefault(key, []).append(param)
-    return frozenset(
-        (a, b) for names in groups.values() for i, a in enumerate(sorted(names)) for b in sorted(names)[i + 1 :]
-    )
-
-
-def _reads(expr: Expr, locals_: dict) -> set[str]:
-    """Every parameter ``expr`` can read, through the values of the locals it reads and into every part of
-    it (a superset of ``params_of``: what is not listed here cannot change its value)."""
-    out: set[str] = set()
-    seen: set[int] = set()
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        if e[0] == "param":
-            out.add(e[1])
-        elif e[0] == "local" and (value := locals_.get(e[1])) is not None:
-            stack.append(value)
-        for x in e[1:]:
-            if type(x) is tuple and x:
-                if type(x[0]) is str:
-                    stack.append(x)
-                else:
-                    stack.extend(y for y in x if type(y) is tuple and y and type(y[0]) is str)
-    return out
-
-
 def _usr_of(node: str) -> str:
     """The function a graph node stands for (a node of a function defined per variant carries ``@lp64``)."""
     return node.rsplit("@", 1)[0] if node.endswith(("@lp64", "@ilp64")) else node
-
-
-def _at(line: int, guard: Guard) -> bool:
-    """Whether ``line`` is in the code ``guard`` covers (a negative line, a value of unknown place, never is)."""
-    return any(lo <= line <= hi for lo, hi in guard.regions)
-
-
-def _compared_params(expr: Expr, locals_: dict | None = None, depth: int = 0) -> set[tuple[str, str]]:
-    """Pairs of parameters an expression compares for equality (``x != y``), each sorted, also through
-    the values of the locals it reads (``bool inplace = (dB == dC) || ...; if (!inplace)``)."""
-    tag = expr[0]
-    if depth > 8:
-        return set()
-    if tag == "binary" and expr[1] in ("==", "!=") and expr[2][0] == expr[3][0] == "param":
-        a, b = expr[2][1], expr[3][1]
-        return {(min(a, b), max(a, b))} if a != b else set()
-    if tag in ("unary", "at"):
-        return _compared_params(expr[2], locals_, depth + 1)
-    if tag == "binary":
-        return _compared_params(expr[2], locals_, depth + 1) | _compared_params(expr[3], locals_, depth + 1)
-    if tag == "local" and locals_ and (value := locals_.get(expr[1])) is not None:
-        return _compared_params(value, locals_, depth + 1)
-    return set()
 
 
 @dataclass
@@ -434,7 +122,7 @@ class _EntryWalk:
     instantiation (a kernel's ``T*`` instance calls one ``load_ptr_batch`` overload, its ``T* const*`` one another)"""
 
 
-class LivenessAnalyser:
+class LivenessAnalyser(VerdictsFromWalk):
     def __init__(
         self,
         g: nx.DiGraph,
@@ -501,9 +189,9 @@ class LivenessAnalyser:
         result.instances_of.setdefault(root, {})[start.usr] = start
         seen: set[tuple[str, frozenset]] = set()
         contexts: dict[str, int] = {}
-        hulls: dict[str, dict[str, _Binding]] = {}
+        hulls: dict[str, dict[str, Binding]] = {}
         same_hulls: dict[str, Aliases] = {}
-        stack: list[tuple[Instance, str, dict[str, _Binding], tuple[str, ...], Aliases, Trail]] = [
+        stack: list[tuple[Instance, str, dict[str, Binding], tuple[str, ...], Aliases, Trail]] = [
             (start, root, {}, (), frozenset(), ())
         ]
         visits = 0
@@ -514,9 +202,9 @@ class LivenessAnalyser:
                 # widen: past a few argument contexts, walk the hull of them all, a bound that still
                 # grows jumping to the next type boundary (so a recursion settles within a few steps
                 # and keeps what holds in all of them: a 32-bit lda)
-                env = _widen(hulls[inst.usr], env)
+                env = widen_bindings(hulls[inst.usr], env)
                 same = same & same_hulls[inst.usr]
-            hulls[inst.usr] = _join(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
+            hulls[inst.usr] = join_bindings(hulls[inst.usr], env) if inst.usr in hulls else dict(env)
             same_hulls[inst.usr] = same_hulls[inst.usr] & same if inst.usr in same_hulls else same
             values = {k: b.value for k, b in env.items()}
             frozen_values = frozenset(values.items())
@@ -553,7 +241,7 @@ class LivenessAnalyser:
                     continue
                 result.instances_of.setdefault(callee, {})[target.usr] = target
                 child_env = {
-                    p: env[src[1]] if src[0] == "inherit" else _Binding(src[1], src[2])
+                    p: env[src[1]] if src[0] == "inherit" else Binding(src[1], src[2])
                     for p, src in recipe
                     if src[0] != "inherit" or src[1] in env  # a type's range is not passed down: the callee has its own
                 }
@@ -600,7 +288,7 @@ class LivenessAnalyser:
                 found.append((call, callee, path_conds, dead, None, (), frozenset()))
                 continue
             passed = tuple(
-                True if p in from_path and vals[p] == from_path[p] and (rng is None or _within(vals[p], rng))
+                True if p in from_path and vals[p] == from_path[p] and (rng is None or interval_within(vals[p], rng))
                 else vals.get(p)
                 for p, rng in straight
             )  # fmt: skip
@@ -613,7 +301,7 @@ class LivenessAnalyser:
                 relate = self._relations(call, per_guard, vals, locs, calls)
                 recipe = self._bound[bind_key] = self._bind(call, target, relate, vals, from_path, locs, calls, origin)
             compared = self._compared(target, variant)
-            aliases = _aliases(call, target, same, self._passes_on(variant)) & compared if compared else frozenset()
+            aliases = aliases_of(call, target, same, self._passes_on(variant)) & compared if compared else frozenset()
             found.append((call, callee, path_conds, None, target, recipe, aliases))
         self._expansions[key] = found
         return found
@@ -635,10 +323,10 @@ class LivenessAnalyser:
             if callee is None:
                 continue
             per_guard = self._facts(inst, index, locals_, variant)
-            at_call = [facts if _at(call.line, g) else [] for g, facts in zip(call.guards, per_guard, strict=True)]
+            at_call = [facts if at_line(call.line, g) else [] for g, facts in zip(call.guards, per_guard, strict=True)]
             guard_reads: set[str] = set()
             for guard in call.guards:
-                guard_reads |= _reads(guard.expr, locals_)
+                guard_reads |= reads_of(guard.expr, locals_)
             target = self._instance(call.target, variant)
             arg_reads: set[str] = set()
             straight: list[tuple[str, Interval | None]] = []
@@ -651,14 +339,14 @@ class LivenessAnalyser:
                     if arg[0] == "param":
                         straight.append((arg[1], rng))
                     else:
-                        arg_reads |= _reads(arg, locals_)
+                        arg_reads |= reads_of(arg, locals_)
                 for pointer in target.pointees:
                     position = target.params.index(pointer)
                     arg = call.args[position] if position < len(call.args) else ("unknown",)
                     if arg[0] == "param":
                         pointed.append("*" + arg[1])
                     else:
-                        arg_reads |= _reads(arg, locals_)
+                        arg_reads |= reads_of(arg, locals_)
             found.append((
                 call, callee, per_guard, at_call, tuple(sorted(guard_reads)), target, tuple(sorted(arg_reads - guard_reads)),
                 tuple(straight), tuple(pointed), f"{file}:{call.line}",
@@ -693,7 +381,7 @@ class LivenessAnalyser:
         locals_ = dict(inst.locals)  # the values as assigned (not narrowed by type)
         for call in inst.calls:
             for guard in call.guards:
-                compared = _compared_params(guard.expr, locals_)
+                compared = compared_params(guard.expr, locals_)
                 pairs |= {p for p in compared if p[0] in params and p[1] in params}
             target = self._instance(call.target, variant)
             if target is None:
@@ -712,9 +400,9 @@ class LivenessAnalyser:
         if found is None:
             written = self._written_of.get(id(inst))
             if written is None:
-                written = self._written_of[id(inst)] = _written_lines(inst)
+                written = self._written_of[id(inst)] = written_lines(inst)
             outcome = functools.partial(self._outcome_facts, variant=variant)
-            found = self._facts_of[key] = _guard_facts(inst.calls[index], written, locals_, outcome)
+            found = self._facts_of[key] = guard_facts(inst.calls[index], written, locals_, outcome)
         return found
 
     @staticmethod
@@ -737,7 +425,7 @@ class LivenessAnalyser:
                 found = usable[scope] = [
                     fact
                     for guard, established in zip(call.guards, per_guard, strict=True)
-                    if _at(line, guard)
+                    if at_line(line, guard)
                     for fact in established
                 ]
             return bound(expr, found, value, locals_) if found else None
@@ -787,7 +475,7 @@ class LivenessAnalyser:
         if inst is not None and inst.returns and depth < _MAX_SUMMARY_DEPTH:
             locals_ = self._locals(inst)
             found = any(
-                _reads_lookup(r, locals_, lambda u: self._reads_table(u, variant, depth + 1)) for r, _ in inst.returns
+                reads_lookup(r, locals_, lambda u: self._reads_table(u, variant, depth + 1)) for r, _ in inst.returns
             )
         self._table_readers[key] = found
         return found
@@ -907,18 +595,18 @@ class LivenessAnalyser:
                     reads = refinements.get(reads_key)
                     if reads is None:
                         params = tuple(sorted(params_of(guard.expr, base)))
-                        reads = refinements[reads_key] = (params, _reads_lookup(guard.expr, base, lookup), base, lookup)
+                        reads = refinements[reads_key] = (params, reads_lookup(guard.expr, base, lookup), base, lookup)
                     key = (id(guard), id(locals_), same, tuple(values.get(p) for p in reads[0]))
                     learnt = refinements.get(key, _UNDECIDED)
                     if learnt is _UNDECIDED:
-                        learnt = refinements[key] = _refine(guard, values, locals_, calls, same, reads[1])
+                        learnt = refinements[key] = refine(guard, values, locals_, calls, same, reads[1])
                 if learnt is None:
                     holds = not guard.want  # no value of the arguments makes it go this way
                 refined = None
                 if learnt:
                     refined = values, locals_
                     for var, iv in learnt:
-                        refined = _bounded(var, iv, *refined)
+                        refined = bounded(var, iv, *refined)
                 found = decided[id(guard)] = (holds, refined)
             holds, refined = found
             if holds is not None and holds != guard.want:
@@ -930,12 +618,12 @@ class LivenessAnalyser:
                 fixed = tuple(sorted(read & values.keys()))
                 return (), (guard.text, guard.line, fixed), values, locals_
             if holds is None:
-                text = _folded(guard, values, locals_, calls, memo, same)
+                text = folded_text(guard, values, locals_, calls, memo, same)
                 conds.append(text if guard.want else f"!({text})")
                 if refined is not None:
                     values, locals_ = refined
             if established:
-                values, locals_ = _narrow(values, locals_, established)
+                values, locals_ = narrow(values, locals_, established)
         return tuple(conds), None, values, locals_
 
     @staticmethod
@@ -962,7 +650,7 @@ class LivenessAnalyser:
                 continue
             # passed on as the caller got it (with where it came from), unless a guard narrowed it on the way
             passed = arg[0] == "param" and arg[1] in from_path and values[arg[1]] == from_path[arg[1]]
-            if passed and (rng is None or _within(values[arg[1]], rng)):
+            if passed and (rng is None or interval_within(values[arg[1]], rng)):
                 out.append((param, ("inherit", arg[1])))
                 continue
             iv = interval(arg, values, locals_, 0, calls, memo, relate)
@@ -971,7 +659,7 @@ class LivenessAnalyser:
             if iv is not None and rng is not None:
                 iv = (max(iv[0], rng[0]), min(iv[1], rng[1])) if iv[0] <= rng[1] and rng[0] <= iv[1] else None
             if iv is not None:
-                out.append((param, ("value", _snap(iv), origin)))
+                out.append((param, ("value", snap(iv), origin)))
             elif rng is not None:
                 out.append((param, ("value", rng, f"its type at {origin}")))
         for pointer in callee.pointees:  # ``*alpha``: the floating-point value a pointer-to-const points at
@@ -991,230 +679,6 @@ class LivenessAnalyser:
         return tuple(out)
 
     # ------------------------------------------------------------------ verdicts
-
-    def verdicts(self, t: Traversal, variant: str) -> dict[str, NodeVerdict]:
-        """A verdict for every node the traversal included, and for the kernels and device helpers
-        only code the build leaves out would reach (dead, ``build``)."""
-        included = [d for d in t.decisions if d.verdict == "included"]
-        if t.root is None or not included:
-            return {}
-        walk = self.walk(t.root, variant)
-        nodes = [d.node for d in included]
-        node_set = set(nodes)
-        undecided = self._below(walk.unanalysed, node_set) if walk.complete else node_set
-        # device code whose instantiated body the walk did not visit: live with the live device code that calls it
-        device = self._below(
-            {n for n in walk.live if self.g.nodes[n]["exec_space"] != "host" and not walk.instances_of.get(n)}, node_set
-        )
-        out: dict[str, NodeVerdict] = {}
-        for node in nodes:
-            if node in walk.live:
-                out[node] = NodeVerdict(True, conditions=walk.live[node], path=walk.trails.get(node, ()))
-            elif node in undecided:
-                out[node] = NodeVerdict(True, detail="unanalysed: no instantiated body on the path")
-            elif node in device:
-                out[node] = NodeVerdict(True, detail="device code called from a live kernel")
-        pending = [n for n in nodes if n not in out]
-        for _ in range(len(pending) + 1):  # a dead node's reason may come from its dead caller
-            left = []
-            for node in pending:
-                why = self._explain(node, walk, out, node_set, variant)
-                if why is None:
-                    left.append(node)
-                else:
-                    out[node] = why
-            if len(left) == len(pending):
-                break
-            pending = left
-        for node in pending:  # nothing explains it: never guess dead
-            out[node] = NodeVerdict(True, detail="undecided: no instantiated call and no deciding branch found")
-        if self.build is not None:
-            hosts = [n for n, v in out.items() if v.live and self.g.nodes[n]["exec_space"] == "host"]
-            for node, verdict in self.build.find(hosts, variant, node_set).items():
-                out.setdefault(node, verdict)
-        for node, kernels in self._kernels_calling(walk, node_set).items():
-            verdict = out.get(node)
-            if verdict is not None and verdict.live:
-                out[node] = replace(verdict, kernels=kernels)
-        broken = self._resting_on_incomplete(walk, node_set)
-        if broken:
-            return _undecided(out, broken)
-        return out
-
-    def _kernels_calling(self, walk: _EntryWalk, within: set[str]) -> dict[str, tuple[str, ...]]:
-        """Device code -> the kernels whose instantiations the walk saw call it, directly or through other device
-        code: the overloads and specialisations each kernel's own types select."""
-        found: dict[str, set[str]] = {}
-        for kernel, instances in walk.instances_of.items():
-            if kernel not in within or self.g.nodes[kernel]["exec_space"] != "global":
-                continue
-            stack, seen = list(instances), set(instances)
-            while stack:
-                for callee, usr in walk.calls.get(stack.pop(), ()):
-                    if self.g.nodes[callee]["exec_space"] in ("host", "global"):
-                        continue
-                    found.setdefault(callee, set()).add(kernel)
-                    if usr and usr not in seen:
-                        seen.add(usr)
-                        stack.append(usr)
-        return {node: tuple(sorted(kernels)) for node, kernels in found.items()}
-
-    def _resting_on_incomplete(self, walk: _EntryWalk, within: set[str]) -> str:
-        """Why the walk cannot decide anything dead, "" when it can: the first (by path) incomplete parse
-        that holds a body it visited of a function the traversal included."""
-        if not self.incomplete:
-            return ""
-        found = [
-            why
-            for node in within
-            for inst in walk.instances_of.get(node, {}).values()
-            if (why := self.incomplete.get(id(inst)))
-        ]
-        return min(found, default="")
-
-    def _below(self, roots: set[str], within: set[str]) -> set[str]:
-        out: set[str] = set()
-        stack = [r for r in roots if r in within]
-        while stack:
-            n = stack.pop()
-            if n in out:
-                continue
-            out.add(n)
-            stack += [s for s in self.g.successors(n) if s in within and s not in out]
-        return out
-
-    def _explain(self, node, walk: _EntryWalk, known: dict[str, NodeVerdict], within, variant) -> NodeVerdict | None:
-        inherited: NodeVerdict | None = None
-        for parent in sorted(p for p in self.g.predecessors(node) if p in within):
-            pv = known.get(parent)
-            if pv is None:
-                continue
-            sites = sorted(self.g.edges[parent, node]["sites"], key=lambda s: s.line)
-            if not pv.live:
-                if inherited is None:
-                    caller = self.g.nodes[parent]["name"]
-                    detail = (
-                        pv.detail
-                        if pv.detail.startswith(_CALLER_DEAD)
-                        else f"{_CALLER_DEAD}{caller} cannot run here: {pv.detail}"
-                    )
-                    inherited = NodeVerdict(
-                        False, pv.reason, decided_at=pv.decided_at, detail=detail,
-                        path=(*pv.path, (parent, sites[0].line)),
-                    )  # fmt: skip
-                continue
-            file = self.g.nodes[parent]["file"]
-            selected = self._selected_at(parent, walk, variant)
-            name = self.g.nodes[node]["name"]
-            for site in sites:
-                chosen = {c for c in selected.get(site.line, ()) if self.g.nodes[c]["name"] == name}
-                if chosen and node not in chosen:
-                    picked = ", ".join(sorted(f"{self.g.nodes[c]['file']}:{self.g.nodes[c]['line']}" for c in chosen))
-                    return NodeVerdict(
-                        False, "type", decided_at=f"{file}:{site.line}",
-                        detail=f"overload or specialisation not selected for these types: the call selects {name} "
-                        f"at {picked}",
-                        path=(*pv.path, (parent, site.line)),
-                    )  # fmt: skip
-                hits = walk.guarded_dead.get((parent, site.line, node))
-                if hits:
-                    (text, line, detail, unfixed, trail), others = hits[0], hits[1:]
-                    why = f"{text}" + (f" with {detail}" if detail else "")
-                    for (
-                        t,
-                        n,
-                        d,
-                        _,
-                        other,
-                    ) in others:  # where the call is reached in other contexts, dead for another reason
-                        why += f"; in another context{self._through(trail, other)}, {t} ({file}:{n})" + (
-                            f" with {d}" if d else ""
-                        )
-                    reason = "type" if unfixed and self._by_type(parent, text) else "constant"
-                    return NodeVerdict(
-                        False, reason, decided_at=f"{file}:{line}", detail=why, path=(*trail, (parent, site.line))
-                    )
-                decided = self._decided(parent, walk)
-                for cond in reversed(site.conditions):
-                    if cond.branch not in ("then", "else") or (cond.line, cond.branch == "then") not in decided:
-                        continue
-                    constexpr = decided[(cond.line, cond.branch == "then")]
-                    return NodeVerdict(
-                        False, "type" if constexpr or self._by_type(parent, cond.text) else "constant",
-                        decided_at=f"{file}:{cond.line}", detail=cond.text, path=(*pv.path, (parent, site.line)),
-                    )  # fmt: skip
-            if walk.instances_of.get(parent):
-                line = sites[0].line
-                return NodeVerdict(
-                    False, "type", decided_at=f"{file}:{line}",
-                    detail="overload or specialisation not selected for these types",
-                    path=(*pv.path, (parent, line)),
-                )  # fmt: skip
-        return inherited
-
-    def _through(self, first: Trail, other: Trail) -> str:
-        """Where the walk's path to another context leaves the first one's: `` (through the call at F:L)``."""
-        for i, step in enumerate(other):
-            if i >= len(first) or first[i] != step:
-                node, line = step
-                return f" (through the call at {self.g.nodes[node]['file']}:{line})"
-        return ""
-
-    def _selected_at(self, node: str, walk: _EntryWalk, variant: str) -> dict[int, set[str]]:
-        """Line -> the nodes the visited instances of ``node`` call there: the overloads their types select
-        (the graph links a call to every overload of its name)."""
-        found: dict[int, set[str]] = {}
-        for inst in walk.instances_of.get(node, {}).values():
-            for call in inst.calls:
-                callee = self.node_of(call.target, call.pattern, variant)
-                if callee is not None:
-                    found.setdefault(call.line, set()).add(callee)
-        return found
-
-    def _by_type(self, node: str, condition: str) -> bool:
-        """Whether a branch condition of ``node`` that every instance folds is decided by the template's
-        arguments: it names a template parameter or a type trait (``std::is_same_v<T, float>``, ``sizeof(T)``),
-        or a constant local of the function initialised from one (``static constexpr bool is_half = ...``)."""
-        facts = self.g.nodes[node].get("facts")
-        if facts is None or not facts.template_params or self.build is None:
-            return False
-        body = self.build.read(facts.file)[facts.start_offset : facts.end_offset].decode(errors="replace")
-        params = set(facts.template_params)
-
-        def typed(text: str, depth: int) -> bool:
-            names = set(_IDENTIFIER.findall(text))
-            if names & params or _TYPE_TRAIT.search(text):
-                return True
-            if depth == 0:
-                return False
-            for name in names:
-                init = re.search(rf"\b(?:constexpr|const)\b[^;{{}}()]*\b{re.escape(name)}\s*(?:=|\{{)([^;]*);", body)
-                if init and typed(init.group(1), depth - 1):
-                    return True
-            return False
-
-        return typed(condition, 2)
-
-    def _decided(self, node: str, walk: _EntryWalk) -> dict[tuple[int, bool], bool]:
-        """(line, branch needed) -> constexpr, for branches every instance of ``node`` folded
-        the other way (a branch one instance takes is not dead for the entry)."""
-        insts = walk.instances_of.get(node)
-        if not insts:
-            return {}
-        per = [{(line, not value): constexpr for line, value, constexpr in i.decided} for i in insts.values()]
-        common = set(per[0]).intersection(*per[1:])
-        return {k: per[0][k] for k in common}
-
-
-def _undecided(verdicts: dict[str, NodeVerdict], why: str) -> dict[str, NodeVerdict]:
-    """The verdicts of an entry whose walk rests on an incomplete parse: each dead one, and each live one left
-    undecided, is live and undecided for that reason; what was found live stays as found."""
-    undecided = NodeVerdict(True, detail=f"{UNDECIDED_BY_PARSE} ({why})")
-    return {node: v if v.live and not v.detail.startswith(_NOT_DECIDED) else undecided for node, v in verdicts.items()}
-
-
-_NOT_DECIDED = ("unanalysed", "undecided")  # how a live verdict that nothing decided begins
-UNDECIDED_BY_PARSE = "undecided: parse incomplete"
 
 
 class _Results:

@@ -28,8 +28,8 @@ def analysis_fingerprint() -> str:
     """The code that computes verdicts: a change to it invalidates every store."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(str(_FORMAT).encode())
-    for path in sorted(here.glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(here.rglob("*.py")):
+        h.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
     h.update(inspect.getsource(models.NodeVerdict).encode())
     return h.hexdigest()[:16]
 

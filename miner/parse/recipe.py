@@ -139,14 +139,15 @@ def _extractor_fingerprint() -> str:
         "cursor_tree.py",
         "_flat.c",
         "inactive.py",
-        "instances.py",
+        "instances",
         "treesitter_facts.py",
         "launch_text.py",
         "worker.py",
     ]
     h = hashlib.sha256()
     for path in (here / name for name in shaping):
-        h.update(path.read_bytes())
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            h.update(file.read_bytes())
     for kind in _PARSED_TYPES:  # only the types a parse is stored as, not the rest of models.py
         h.update(inspect.getsource(kind).encode())
     return h.hexdigest()[:16]

@@ -149,7 +149,7 @@ int api(int m, int lda) { return gemm_64(m, (long long)lda); }
 
 
 def test_a_32_bit_argument_rules_out_the_64_bit_fallback(tmp_path):
-    from miner.liveness.evaluate import interval, truthiness
+    from miner.liveness.domain.evaluate import interval, truthiness
 
     src = tmp_path / "lib.cpp"
     src.write_text(RANGE_64)

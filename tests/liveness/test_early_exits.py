@@ -23,7 +23,9 @@ void launch(int) {}
 def _conditions(tmp_path, body: str, prelude: str = "") -> tuple[str, ...]:
     """The runtime conditions on ``launch`` when walked from ``api(handle, n, alpha)``."""
     src = tmp_path / "lib.cpp"
-    src.write_text(PRELUDE + prelude + "int api(Handle* handle, int n, const int* alpha)\n{\n" + body + "\n    return 0;\n}\n")
+    src.write_text(
+        PRELUDE + prelude + "int api(Handle* handle, int n, const int* alpha)\n{\n" + body + "\n    return 0;\n}\n"
+    )
     tu = ci.Index.create(excludeDecls=True).parse(str(src), args=["-x", "c++", "-std=c++17"])
     ex = Extractor(root=str(tmp_path), launch_macros=())
     instances = InstanceWalker(ex).walk(instance_starts(tu, ex), "lp64")

@@ -1,4 +1,4 @@
-from miner.liveness.evaluate import interval, params_of
+from miner.liveness.domain.evaluate import interval, params_of
 
 
 def evaluate(expr, env):
@@ -56,7 +56,7 @@ def test_params_of_lists_what_an_expression_reads():
 
 
 def test_a_32_bit_range_decides_a_64_bit_overflow_check():
-    from miner.liveness.evaluate import interval, truthiness
+    from miner.liveness.domain.evaluate import interval, truthiness
 
     i32 = (-(2**31), 2**31 - 1)
     dims_32bit = b("&&", b("<=", p("m"), c(2**31 - 1)), b("<=", p("n"), c(2**31 - 1)))
@@ -65,7 +65,7 @@ def test_a_32_bit_range_decides_a_64_bit_overflow_check():
 
 
 def test_locals_are_read_through_their_initializers():
-    from miner.liveness.evaluate import interval, truthiness
+    from miner.liveness.domain.evaluate import interval, truthiness
 
     locals_ = {"small": b("<", p("n"), c(32))}
     assert truthiness(interval(("local", "small"), {"n": (1, 1)}, locals_)) is True

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from miner import cli
-from miner.liveness.analyse import UNDECIDED_BY_PARSE
+from miner.liveness.verdicts import UNDECIDED_BY_PARSE
 from tests.conftest import TINYBLAS, TINYSOLVER, _mine, read_jsonl
 
 LOST = "library/src/include/tinysolver_logger.hpp"

@@ -6,9 +6,10 @@ from __future__ import annotations
 import clang.cindex as ci
 import pytest
 
-from miner.parse import cursor_tree, instances
+from miner.parse import cursor_tree
 from miner.parse.clang_facts import Extractor
 from miner.parse.instances import InstanceWalker, instance_starts
+from miner.parse.instances import cursors as instance_cursors
 from miner.pipeline import make_recipe, resolve_profile
 from miner.source.files import translation_units
 from tests.conftest import TINYBLAS, TINYSOLVER
@@ -113,7 +114,7 @@ def test_compiled_and_python_rows_agree(tmp_path):
         node = stack.pop()
         stack.extend(node.children)
         if node.kind.is_expression():
-            values.append((instances._constant(node), instances._constant(node.cursor)))
+            values.append((instance_cursors._constant(node), instance_cursors._constant(node.cursor)))
     assert all(c == b and type(c) is type(b) for c, b in values)
     assert {type(c) for c, _ in values} == {int, float, type(None)}
     # a declaration named many times is one reference, in both readers (its USR is read once)

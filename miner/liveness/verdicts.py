@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from miner.liveness.analyse import Trail, _EntryWalk
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _TYPE_TRAIT = re.compile(r"\b\w*is_\w+\s*<|\bsizeof\s*\(|\balignof\s*\(|\bnumeric_limits\s*<")
 _CALLER_DEAD = "its caller "  # how the detail of a verdict inherited from a dead caller begins
 
@@ -205,7 +206,9 @@ class VerdictsFromWalk:
         facts = self.g.nodes[node].get("facts")
         if facts is None or not facts.template_params or self.build is None:
             return False
-        body = self.build.read(facts.file)[facts.start_offset : facts.end_offset].decode(errors="replace")
+        body = _COMMENT.sub(
+            " ", self.build.read(facts.file)[facts.start_offset : facts.end_offset].decode(errors="replace")
+        )
         params = set(facts.template_params)
 
         def typed(text: str, depth: int) -> bool:

@@ -46,7 +46,8 @@ void tb_prepare_alpha(const U* const* alpha, int64_t n)
 """
 FLAG_BRANCH = """    dim3        threads(NB);
 
-    static constexpr bool using_half = std::is_same_v<T, tinyblas_half>;
+    static constexpr bool using_half // a tool's comment between the name and its value
+        = std::is_same_v<T, tinyblas_half>;
     tb_prepare_alpha(alpha, n);
     if(using_half && incx == 1 && n > 4096)
     {

@@ -71,3 +71,13 @@ def test_a_check_macros_status_local_is_named_by_the_macro(tmp_path):
         "#define CHECK_STATUS(x) do { int TMP_STATUS = (x); if(TMP_STATUS != 0) return TMP_STATUS; } while(0)\n"
     )
     assert _conditions(tmp_path, body, prelude) == ("!(CHECK_STATUS(prepare(n)) returns)",)
+
+
+def test_an_if_else_that_returns_on_both_sides_is_an_exit(tmp_path):
+    body = (
+        "    if(handle->is_size_query())\n    {\n        if(n <= 0)\n            return 2;\n        else\n"
+        "            return 3;\n    }\n    launch(n);"
+    )
+    assert _conditions(tmp_path, body) == ("!(handle->is_size_query())",)
+    falls_through = body.replace("            return 3;", "            n = 3;")
+    assert _conditions(tmp_path, falls_through) == ()

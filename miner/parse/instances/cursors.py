@@ -387,11 +387,22 @@ def _continues(body: ci.Cursor) -> bool:
     return False
 
 
-def _always_exits(stmt: ci.Cursor) -> bool:
-    """A branch that ends in ``return`` or ``throw`` on every path through it we can see."""
+def _always_exits(stmt: ci.Cursor, depth: int = 0) -> bool:
+    """A statement that ends in ``return`` or ``throw`` on every path through it we can see: one, a block whose
+    last statement does, or an if/else both of whose branches do (``if (n <= 0) return a; else return b;``)."""
     if stmt.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR):
         return True
+    if depth > 8:
+        return False
     if stmt.kind == K.COMPOUND_STMT:
         children = list(stmt.get_children())
-        return bool(children) and children[-1].kind in (K.RETURN_STMT, K.CXX_THROW_EXPR)
+        return bool(children) and _always_exits(children[-1], depth + 1)
+    if stmt.kind == K.IF_STMT:
+        kids = list(stmt.get_children())
+        return (
+            len(kids) == 3
+            and kids[0].kind in _EXPRESSIONS
+            and _always_exits(kids[1], depth + 1)
+            and _always_exits(kids[2], depth + 1)
+        )
     return False

@@ -116,7 +116,7 @@ class Recipe:
 
 
 _PARSED_TYPES = (
-    models._Compact,
+    models.parsed._Compact,
     models.Condition,
     models.LaunchConfig,
     models.CallSite,
@@ -148,7 +148,7 @@ def _extractor_fingerprint() -> str:
     for path in (here / name for name in shaping):
         for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
             h.update(file.read_bytes())
-    for kind in _PARSED_TYPES:  # only the types a parse is stored as, not the rest of models.py
+    for kind in _PARSED_TYPES:  # only the types a parse is stored as, not the rest of miner.models
         h.update(inspect.getsource(kind).encode())
     return h.hexdigest()[:16]
 

@@ -11,7 +11,12 @@ from miner.qa.grounding import check_item
 from miner.qa.offline import GENERATOR, OfflineGenerator
 from miner.qa.units import Unit, finished, make_record
 
-_SOURCES = tuple(Path(__file__).with_name(name) for name in ("offline.py", "facts.py", "context.py", "grounding.py"))
+_HERE = Path(__file__).parent
+_SOURCES = (
+    *sorted((_HERE / "offline").glob("*.py")),
+    *sorted((_HERE / "facts").glob("*.py")),
+    *(_HERE / name for name in ("context.py", "grounding.py")),
+)
 
 
 class OfflineEngine:

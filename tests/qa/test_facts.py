@@ -53,7 +53,7 @@ def test_shared_memory_barriers_and_reduction_of_block_reduction_kernels(tinybla
 
 
 def test_preprocessor_blocks_are_read_off_the_text() -> None:
-    from miner.qa.facts import _directives
+    from miner.qa.facts.syntax import _directives
 
     code = "void f()\n{\n#if WIDE\n    for(;;) {\n#endif\n    x();\n#if WIDE\n    }\n#else\n    y();\n#endif\n}"
     table = _directives(code)

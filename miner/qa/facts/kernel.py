@@ -1,0 +1,320 @@
+"""The facts of one kernel context: the kernel and the helpers its instantiation calls, their facts on live paths only,
+launches and chunk loops, early exits before a launch."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import tree_sitter as ts
+
+from miner.models import (
+    BarrierUse,
+    ChunkLoop,
+    EarlyExit,
+    IfFact,
+    KernelFacts,
+    Located,
+)
+from miner.qa.constants import Decided, decided_branches
+from miner.qa.context import KernelContext, cited_text
+from miner.qa.facts.body import _body_facts, _guards
+from miner.qa.facts.memory import _lds_aliases, _shared_params
+from miner.qa.facts.synchronisation import _exclusive, _synchronisation_facts
+from miner.qa.facts.syntax import (
+    _LAUNCH_BOUNDS,
+    _first_line,
+    _function,
+    _located,
+    _node_at,
+    _nodes,
+    _params,
+    _text,
+    _walk,
+    collapse,
+)
+from miner.qa.launch_facts import launch_fact
+from miner.qa.overloads import argument_count, reachable
+from miner.qa.path_facts import path_facts
+from miner.qa.syntax import parse_code
+
+_MAX_CHUNK_STEPS = 8
+
+
+_BODY_KINDS = (
+    "helpers",
+    "thread_mapping",
+    "boundary_checks",
+    "global_accesses",
+    "stores",
+    "lds_accesses",
+    "loops",
+    "branches",
+)
+_SYNC_KINDS = ("shared", "lds_carving", "barriers", "atomics", "cross_lane", "reductions", "barrier_uses")
+
+
+def kernel_facts(context: KernelContext) -> KernelFacts:
+    kernel = context.kernel
+    tree = parse_code(kernel.code)
+    function = _function(tree)
+    body = function.child_by_field_name("body") if function is not None else None
+    head_end = body.start_point[0] if body is not None else 0
+    head = "\n".join(kernel.code.split("\n")[: head_end + 1])
+    signature_last = kernel.start_line + max(head_end - 1, 0) if body is not None and head_end else kernel.start_line
+    signature = Located.model_construct(
+        region=kernel.id,
+        start_line=kernel.start_line,
+        end_line=signature_last,
+        text=collapse(cited_text(kernel, kernel.start_line, signature_last) or ""),
+    )
+    bounds = _LAUNCH_BOUNDS.search(head)
+    helper_names = frozenset(h.name for h in context.helpers)
+    facts: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
+    shared_params = _shared_params(context)
+    per_region = {
+        region.id: _function_facts(
+            region.id, region.start_line, region.code, helper_names, shared_params.get(region.id, frozenset())
+        )
+        for region in (kernel, *context.helpers)
+    }
+    decided = decided_branches(context)
+    if decided:
+        per_region = {region_id: _live_facts(found, decided) for region_id, found in per_region.items()}
+    callable_ = _callable_helpers(context, per_region)
+    for region in (kernel, *context.helpers):
+        if region.id == kernel.id or region.id in callable_:
+            for kind, found in per_region[region.id].items():
+                facts[kind] += found
+    params = [collapse(_text(p)) for p in _params(function)]
+    launches = [
+        launch
+        for site in context.launch_sites
+        if context.region(site.launcher)
+        and _takes(params, _kernel_arguments(launch := launch_fact(context, site), kernel.name))
+    ]
+    dispatch = [launch_fact(context, site) for site in context.dispatched_sites]
+    return KernelFacts.model_construct(
+        kernel=kernel.id,
+        name=kernel.name,
+        signature=signature,
+        launch_bounds=collapse(bounds.group(1)) if bounds else "",
+        template_params=_template_params(tree),
+        params=params,
+        launches=launches,
+        dispatch=dispatch,
+        early_exits=_early_exits(context),
+        **{
+            kind: [_chunk_loop(context, loop) for loop in kept] if kind == "chunking" else kept
+            for kind, found in path_facts(context).items()
+            for kept in [_on_the_way(context, found)]
+        },
+        **facts,
+    )
+
+
+_LEADING_ARGUMENTS = {"ROCBLAS_LAUNCH_KERNEL_GRID": 6}  # the macro's own grid, then hipLaunchKernelGGL's five
+
+
+def _kernel_arguments(launch, kernel: str) -> int | None:
+    """How many arguments a launch passes the kernel; None when the statement does not show them whole."""
+    text = launch.expansion or launch.statement.text
+    chevrons = re.search(r">>>\s*\(", text)
+    if chevrons:
+        return argument_count("kernel" + text[chevrons.start() + 3 :], "kernel")
+    if not (launch.via and re.fullmatch(r"\w+", launch.via)):
+        return None
+    named = re.search(rf"\b{re.escape(kernel)}\b", text)
+    if named is None:
+        return None  # a library macro that launches it (``LAUNCH_ALL(n)``): its arguments are not shown
+    start = text.rfind(launch.via, 0, named.start())  # a macro expanding to several launches: this kernel's
+    text = text[max(start, 0) :]
+    total = argument_count(text, launch.via)
+    if total is None or re.search(r"[(,]\s*[A-Z][A-Z0-9_]{2,}\s*[,)]", text.partition(kernel)[2]):
+        return None  # an argument list in a macro (``GBMV_COMMON_ARGS``) the statement does not expand
+    return total - _LEADING_ARGUMENTS.get(launch.via, 5)
+
+
+def _takes(params: list[str], count: int | None) -> bool:
+    """Whether a kernel of these parameters can be launched with ``count`` arguments: a launch of another overload
+    of the same name (rocSOLVER's 4-argument ``set_tau`` against the 3-parameter one) is not this kernel's."""
+    if count is None or not params or any("..." in p for p in params):
+        return True
+    required = sum(1 for p in params if "=" not in p)
+    return required <= count <= len(params)
+
+
+def _live_facts(found: dict[str, list], decided: Decided) -> dict[str, list]:
+    """The facts of one function without those in branches its launches' template constants never take, without
+    the ``if``s those constants decide, and with the conditions they decide dropped from the guards of the rest."""
+    return {
+        kind: [kept for fact in facts if (kept := _live_fact(fact, decided)) is not None]
+        for kind, facts in found.items()
+    }
+
+
+def _live_fact(fact, decided: Decided):
+    if isinstance(fact, BarrierUse):
+        if decided.is_dead(fact.barrier.region, fact.barrier.start_line):
+            return None
+        lists = ("written_before", "read_after", "read_next_round", "stored_before", "overwritten_after")
+        return fact.model_copy(
+            update={
+                name: [x for x in getattr(fact, name) if not decided.is_dead(x.region, x.start_line)] for name in lists
+            }
+        )
+    if decided.is_dead(fact.region, fact.start_line):
+        return None
+    if isinstance(fact, IfFact) and (fact.region, fact.start_line) in decided.conditions:
+        return None
+    guards = getattr(fact, "guards", None)
+    if not guards:
+        return fact
+    kept = []
+    for guard in guards:
+        value = decided.conditions.get((guard.region, guard.start_line))
+        if value is None:
+            kept.append(guard)
+        elif value != guard.holds:
+            return None
+    return fact if len(kept) == len(guards) else fact.model_copy(update={"guards": kept})
+
+
+def _chunk_loop(context: KernelContext, loop: Located) -> ChunkLoop:
+    """The loop with the ``if`` blocks it sits in and the statements of its body that use its variable."""
+    region = context.region(loop.region)
+    row = loop.start_line - region.start_line if region else -1
+    node = next(
+        (n for n in _nodes(parse_code(region.code).root_node, "for_statement") if n.start_point[0] == row), None
+    )
+    if region is None or node is None:
+        return ChunkLoop.model_construct(**loop.model_dump())
+    function = node
+    while function.parent is not None and function.type != "function_definition":
+        function = function.parent
+    variable = re.search(r"\bfor\s*\(\s*(?:[\w:<>]+\s+)?(\w+)\s*=", loop.text)
+    body = node.child_by_field_name("body")
+    steps = [
+        _first_line(region, statement)
+        for statement in (body.named_children if body is not None and body.type == "compound_statement" else [])
+        if variable and re.search(rf"\b{variable.group(1)}\b", _text(statement))
+    ]
+    return ChunkLoop.model_construct(
+        **loop.model_dump(),
+        guards=_guards(region, node, function.child_by_field_name("body") or function),
+        steps=steps[:_MAX_CHUNK_STEPS],
+        body_end=region.start_line + node.end_point[0],
+    )
+
+
+def _callable_helpers(context: KernelContext, per_region: dict[str, dict[str, list]]) -> set[str]:
+    """The helper regions some call in the context can reach by its number of arguments: the overload set of a
+    dependent call holds every candidate, and a 1-argument ``load_scalar(beta)`` reaches no 3-parameter one."""
+    calls: dict[str, list[str]] = {}
+    for found in per_region.values():
+        for call in found["helpers"]:
+            calls.setdefault(call.name, []).append(call.text)
+    return {
+        h.id
+        for h in context.helpers
+        if h.name not in calls or any(reachable(h, text, h.name) for text in calls[h.name])
+    }
+
+
+def _on_the_way(context: KernelContext, found: list, *, before_launch: bool = False) -> list:
+    """The statements of a launcher that can run on the way to one of its launches of the kernel: not in the other
+    branch of an ``if`` that holds the launch (a shortcut of the ``else`` path does not guard this kernel), and,
+    with ``before_launch``, above it."""
+    sites: dict[str, list[int]] = {}
+    for site in context.launch_sites:
+        sites.setdefault(site.launcher, []).append(site.line)
+    kept = []
+    for located in found:
+        lines = [line for line in sites.get(located.region, []) if not before_launch or located.start_line < line]
+        if before_launch and not lines:
+            continue
+        region = context.region(located.region)
+        if not lines or region is None:
+            kept.append(located)
+            continue
+        root = parse_code(region.code).root_node
+        statement = _node_at(root, located.start_line - region.start_line)
+        if statement is None or any(
+            (launch := _node_at(root, line - region.start_line)) is None or not _exclusive(statement, launch)
+            for line in lines
+        ):
+            kept.append(located)
+    return kept
+
+
+def _template_params(tree: ts.Tree) -> list[str]:
+    node = next((n for n in _walk(tree.root_node) if n.type == "template_parameter_list"), None)
+    return [collapse(_text(c)) for c in node.named_children] if node is not None else []
+
+
+@lru_cache(maxsize=4096)
+def _function_facts(
+    region_id: str, start_line: int, code: str, helper_names: frozenset[str], lds_params: frozenset[str] = frozenset()
+) -> dict[str, list]:
+    """The facts one function's body holds (a kernel's or a device helper's), given which of its pointer parameters
+    its callers in this context pass LDS (``lds_params``)."""
+    found: dict[str, list] = {k: [] for k in (*_BODY_KINDS, *_SYNC_KINDS)}
+    function = _function(parse_code(code))
+    body = function.child_by_field_name("body") if function is not None else None
+    if function is None or body is None:
+        return found
+    region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
+    lds = _lds_aliases(body, lds_params)
+    _body_facts(region, body, helper_names, found, lds)
+    _synchronisation_facts(region, function, found, lds)
+    return found
+
+
+def _early_exits(context: KernelContext) -> list[EarlyExit]:
+    """``if (...) return ...;`` statements of the launchers that run before a launch of the kernel, with the
+    branches they sit in; a return in the other branch of an ``if`` that holds the launch is not on its way."""
+    launchers = {site.launcher: context.region(site.launcher) for site in context.launch_sites}
+    exits = [
+        exit_
+        for launcher in launchers.values()
+        if launcher is not None
+        for exit_ in _if_returns(launcher.id, launcher.start_line, launcher.code)
+    ]
+    return sorted(_on_the_way(context, exits, before_launch=True), key=lambda d: (d.region, d.start_line))
+
+
+@lru_cache(maxsize=1024)
+def _if_returns(region_id: str, start_line: int, code: str) -> tuple[EarlyExit, ...]:
+    """Every ``if (...) return ...;`` of a function, in order, and every ``if`` block that ends in a return after
+    work of its own."""
+    function = _function(parse_code(code))
+    if function is None:
+        return ()
+    body = function.child_by_field_name("body")
+    region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
+    out = []
+    for node in _nodes(function, "if_statement"):
+        consequence = node.child_by_field_name("consequence")
+        condition = node.child_by_field_name("condition")
+        if consequence is None or condition is None:
+            continue
+        statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
+        statements = [n for n in statements if n.type != "comment"]
+        short = node.end_point[0] - node.start_point[0] <= 3 and len(statements) == 1
+        if statements and statements[-1].type == "return_statement" and (short or len(statements) > 1):
+            fields = _located(region, node)
+            if not short:  # cited whole, quoted by its condition only
+                fields["text"] = "if" + collapse(_text(condition))
+            out.append(EarlyExit.model_construct(**fields, guards=_guards(region, node, body), after_work=not short))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _RegionText:
+    """The parts of a Region that locating a node needs."""
+
+    id: str
+    start_line: int
+    end_line: int
+    code: str

@@ -116,7 +116,12 @@ def _public(family: dict) -> dict:
 
 
 def _verdicts(out: Path) -> dict[str, list[dict]]:
-    return {r["name"]: r["kernels"] + r["device_helpers"] for r in records(out / "entries.jsonl")}
+    """Per entry, the verdicts the page colours: kernels and helpers, and the host code that cannot run (an
+    overload the calls never select); live host code stays drawn as host code on the entry's path."""
+    return {
+        r["name"]: r["kernels"] + r["device_helpers"] + [h for h in r.get("host_functions", []) if not h["live"]]
+        for r in records(out / "entries.jsonl")
+    }
 
 
 def _read_diff(path: Path) -> ReleaseDiff:

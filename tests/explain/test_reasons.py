@@ -6,6 +6,7 @@ its conditions belong to; a boundary lists every line that calls it."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -124,3 +125,18 @@ def test_a_boundary_lists_every_line_that_calls_it(tinyblas):
     assert peek["status"] == "boundary"
     (launcher,) = peek["called_from"]
     assert launcher.startswith("tinyblas_scal_launcher (") and launcher.count(",") == 5  # six launches
+
+
+def test_the_report_draws_a_host_overload_that_cannot_run_as_dead(patched, tmp_path):
+    tree, out = patched
+    page = tmp_path / "report.html"
+    proc = run_cli("report", str(out), "--html", str(page))
+    assert proc.returncode == 0, proc.stderr
+    blocks = re.findall(r'<script type="application/json" id="f\d+">(.*?)</script>', page.read_text(), re.S)
+    family = next(f for f in map(json.loads, blocks) if "tinyblas_sscal" in f["entries"])
+    regions = {(r["name"], r["start_line"]): r["index"] for r in family["regions"]}
+    array = regions[("tb_prepare_alpha", _line(tree, "void tb_prepare_alpha(const U* const* alpha") - 1)]
+    single = regions[("tb_prepare_alpha", _line(tree, "void tb_prepare_alpha(const U* alpha") - 1)]
+    verdicts = family["verdicts"]["tinyblas_sscal"]
+    assert verdicts[str(array)][:2] == [False, "type"]
+    assert str(single) not in verdicts  # live host code is drawn as host code on the entry's path

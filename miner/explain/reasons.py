@@ -21,19 +21,24 @@ def explain_entry(out: Path, data: EntryOutput, entry: str, function: str | None
     regions = [r for r in data.bundle["regions"] if entry in r["entries"]]
     chosen = regions if function is None else [r for r in regions if _names(r, function)]
     record = data.record
-    verdicts = {v["region"]: v for v in record["kernels"] + record["device_helpers"] + record.get("host_functions", [])}
+    verdicts = {v["region"]: v for v in _verdict_records(record)}
     if function is not None and not chosen:
         unbundled = [v for v in verdicts.values() if v["name"] == function]
         if unbundled:  # reached and decided, but no live path keeps its code (an `#if` the build skips)
             return [_unbundled(entry, v) for v in unbundled]
         return [_not_in_bundle(out, data, entry, function, regions)]
-    paths = _paths(data.bundle, regions, entry)
     walked = _Walked(data.bundle, entry, record.get("call_steps", []))
+    found = {r["id"]: walked.path(verdicts.get(r["id"])) for r in chosen}
+    if not all(found.values()):  # no recorded path (the entry's own region, code the walk did not visit)
+        searched = _paths(data.bundle, regions, entry)
+        found = {rid: path or searched.get(rid, []) for rid, path in found.items()}
     rules = RuleSet(load_profile(data.library))
-    return [
-        _in_bundle(entry, r, walked.path(verdicts.get(r["id"])) or paths.get(r["id"], []), verdicts.get(r["id"]), rules)
-        for r in chosen
-    ]
+    return [_in_bundle(entry, r, found[r["id"]], verdicts.get(r["id"]), rules) for r in chosen]
+
+
+def _verdict_records(record: dict) -> list[dict]:
+    """The entry's liveness records: kernels, device helpers and host code."""
+    return record["kernels"] + record["device_helpers"] + record.get("host_functions", [])
 
 
 def _names(region: dict, function: str) -> bool:
@@ -198,11 +203,7 @@ def _not_in_bundle(out: Path, data: EntryOutput, entry: str, function: str, regi
         if hits:
             rule = hits[0]["rule"] if kind == "excluded" else hits[0]["kind"]
             record = data.record
-            dead = {
-                v["region"]
-                for v in record["kernels"] + record["device_helpers"] + record.get("host_functions", [])
-                if not v["live"]
-            }
+            dead = {v["region"] for v in _verdict_records(record) if not v["live"]}
             return Explanation(
                 entry=entry,
                 function=function,

@@ -120,6 +120,8 @@ class _EntryWalk:
     calls: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     """instance USR -> (callee node, callee instance USR or "") of every call it can make: who calls what, per
     instantiation (a kernel's ``T*`` instance calls one ``load_ptr_batch`` overload, its ``T* const*`` one another)"""
+    selected: dict[str, dict[int, set[str]]] = field(default_factory=dict)
+    """node -> line -> the nodes its visited instances call there (``VerdictsFromWalk._selected_at``)"""
 
 
 class LivenessAnalyser(VerdictsFromWalk):
@@ -133,6 +135,7 @@ class LivenessAnalyser(VerdictsFromWalk):
         self.g = g
         self.instances = instances
         self.build = build
+        self._typed: dict[tuple[str, str], bool] = {}  # (node, condition) -> decided by template arguments
         self.incomplete = incomplete or {}  # instances from TUs clang did not read whole (``incomplete_instances``)
         self._expansions: dict[tuple, list[tuple]] = {}
         self._locals_of: dict[int, dict] = {}  # by id(): one USR has an instance per variant

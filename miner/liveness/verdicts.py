@@ -191,18 +191,26 @@ class VerdictsFromWalk:
     def _selected_at(self, node: str, walk: _EntryWalk, variant: str) -> dict[int, set[str]]:
         """Line -> the nodes the visited instances of ``node`` call there: the overloads their types select
         (the graph links a call to every overload of its name)."""
-        found: dict[int, set[str]] = {}
-        for inst in walk.instances_of.get(node, {}).values():
-            for call in inst.calls:
-                callee = self.node_of(call.target, call.pattern, variant)
-                if callee is not None:
-                    found.setdefault(call.line, set()).add(callee)
+        found = walk.selected.get(node)
+        if found is None:
+            found = walk.selected[node] = {}
+            for inst in walk.instances_of.get(node, {}).values():
+                for call in inst.calls:
+                    callee = self.node_of(call.target, call.pattern, variant)
+                    if callee is not None:
+                        found.setdefault(call.line, set()).add(callee)
         return found
 
     def _by_type(self, node: str, condition: str) -> bool:
         """Whether a branch condition of ``node`` that every instance folds is decided by the template's
         arguments: it names a template parameter or a type trait (``std::is_same_v<T, float>``, ``sizeof(T)``),
         or a constant local of the function initialised from one (``static constexpr bool is_half = ...``)."""
+        key = (node, condition)
+        if key not in self._typed:
+            self._typed[key] = self._reads_template_arguments(node, condition)
+        return self._typed[key]
+
+    def _reads_template_arguments(self, node: str, condition: str) -> bool:
         facts = self.g.nodes[node].get("facts")
         if facts is None or not facts.template_params or self.build is None:
             return False

@@ -130,6 +130,7 @@ class CallEnds(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     caller: str
     callee: str
+    line: int = 0
 
 
 class BundleForQA(BaseModel):

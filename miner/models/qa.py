@@ -49,6 +49,7 @@ class GuardFact(Located):
 class EarlyExit(Located):
     guards: list[GuardFact] = []  # the conditions of the ``if`` / ``else`` blocks it sits in, outermost first
     after_work: bool = False  # the ``if`` block does work of its own (a small-size path) before it returns
+    feeds: list[Located] = []  # ``if(alpha == 0) k = 0;`` before ``if(k == 0) return``: what sets a tested variable
 
 
 class Access(Located):
@@ -144,7 +145,8 @@ class KernelFacts(BaseModel):
     cross_lane: list[CallFact] = []  # shuffles, DPP, ballots, swizzles
     reductions: list[CallFact] = []  # calls of *reduce* helpers
     launches: list[LaunchFact] = []
-    early_exits: list[EarlyExit] = []  # ``if (...) return`` in the launchers before the launch
+    early_exits: list[EarlyExit] = []  # ``if (...) return`` on the way to a launch of the kernel
+    launcher_exits: list[EarlyExit] = []  # every ``if (...) return`` of the kernel's launchers, on any launch's way
     stores: list[Access] = []  # assignments to global memory, in the kernel and its helpers
     lds_accesses: list[Access] = []  # subscripts of ``__shared__`` arrays, in the kernel and its helpers
     lds_carving: list[Located] = []  # pointers declared into LDS: ``T* x = reinterpret_cast<T*>(lmem) + n``

@@ -26,6 +26,8 @@ class KernelContext:
     families: tuple[str, ...] = ()  # their entry families
     bundle_entries: tuple[str, ...] = ()  # every entry of those bundles (names an answer may mention)
     launcher_sites: tuple[LaunchSite, ...] = ()  # every launch its launchers make, of any kernel
+    path_calls: tuple[tuple[str, str, int], ...] = ()  # (caller, callee, line): calls from one path region to the next
+    call_paths: tuple[tuple[str, ...], ...] = ()  # region ids from an entry down to a launcher of the kernel
 
     @property
     def entries(self) -> list[str]:
@@ -55,6 +57,8 @@ class KernelContext:
             self.library,
             [(r.id, r.role, r.code, r.live_for) for r in self.regions],
             [s.model_dump(mode="json") for s in self.launcher_sites],
+            self.path_calls,
+            self.call_paths,
         ]
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
@@ -68,30 +72,37 @@ def kernel_contexts(bundles: Iterable[Bundle | BundleForQA]) -> list[KernelConte
     """One context per live kernel region over all the bundles, in the order the kernels first appear."""
     gathered: dict[str, _Gathered] = {}
     for bundle in bundles:
-        for kernel, helpers, path, sites, launcher_sites in _bundle_kernels(bundle):
+        for kernel, helpers, path, sites, launcher_sites, path_calls, paths in _bundle_kernels(bundle):
             found = gathered.setdefault(kernel.id, _Gathered(bundle.library))
             found.add(bundle, kernel, helpers, path, sites, launcher_sites)
+            found.path_calls.update(dict.fromkeys(path_calls))
+            found.call_paths.update(dict.fromkeys(paths))
     return [g.context() for g in gathered.values()]
 
 
 def _bundle_kernels(bundle: Bundle | BundleForQA):
     by_id = {r.id: r for r in bundle.regions}
     callees: dict[str, list[str]] = {}
+    calls: dict[tuple[str, str], list[int]] = {}
     for edge in bundle.edges:
         callees.setdefault(edge.caller, []).append(edge.callee)
+        calls.setdefault((edge.caller, edge.callee), []).append(edge.line)
     for kernel in bundle.regions:
         if kernel.role != Role.KERNEL or not kernel.live_for:
             continue
         live = set(kernel.live_for)
         helpers = [h for h in _reachable_helpers(kernel.id, callees, by_id) if live & set(called_for(h, kernel.id))]
         path_ids: list[str] = []
-        for call_path in bundle.call_paths:
-            if call_path and call_path[-1] == kernel.id:
-                path_ids += [rid for rid in call_path[:-1] if rid not in path_ids]
+        paths = [tuple(p[:-1]) for p in bundle.call_paths if p and p[-1] == kernel.id]
+        for call_path in paths:
+            path_ids += [rid for rid in call_path if rid not in path_ids]
         path = [by_id[rid] for rid in path_ids if rid in by_id]
         sites = [s for s in bundle.launch_sites if s.kernel == kernel.id]
         launchers = {s.launcher for s in sites}
-        yield kernel, helpers, path, sites, [s for s in bundle.launch_sites if s.launcher in launchers]
+        steps = {(p[i], p[i + 1]) for p in paths for i in range(len(p) - 1) if p[i] not in launchers}
+        path_calls = [(caller, callee, line) for caller, callee in steps for line in calls.get((caller, callee), [])]
+        launcher_sites = [s for s in bundle.launch_sites if s.launcher in launchers]
+        yield kernel, helpers, path, sites, launcher_sites, path_calls, paths
 
 
 def called_for(helper: Region, kernel_id: str) -> list[str]:
@@ -114,6 +125,8 @@ class _Gathered:
     bundles: list[str] = field(default_factory=list)
     families: dict[str, None] = field(default_factory=dict)
     bundle_entries: dict[str, None] = field(default_factory=dict)
+    path_calls: dict[tuple[str, str, int], None] = field(default_factory=dict)
+    call_paths: dict[tuple[str, ...], None] = field(default_factory=dict)
 
     def add(self, bundle: Bundle | BundleForQA, kernel: Region, helpers, path, sites, launcher_sites) -> None:
         self.kernel = self.kernel or kernel
@@ -151,6 +164,8 @@ class _Gathered:
             bundles=tuple(self.bundles),
             families=tuple(self.families),
             bundle_entries=tuple(self.bundle_entries),
+            path_calls=tuple(sorted(self.path_calls)),
+            call_paths=tuple(sorted(self.call_paths)),
         )
 
 

@@ -29,7 +29,16 @@ class KernelWork:
     def slim(self) -> KernelContext:
         """The part of the context the facts are read from: cheap to send to a worker process."""
         c = self.context
-        return KernelContext(c.library, c.kernel, c.helpers, c.path, c.launch_sites, launcher_sites=c.launcher_sites)
+        return KernelContext(
+            c.library,
+            c.kernel,
+            c.helpers,
+            c.path,
+            c.launch_sites,
+            launcher_sites=c.launcher_sites,
+            path_calls=c.path_calls,
+            call_paths=c.call_paths,
+        )
 
     @cached_property
     def facts(self) -> KernelFacts:

@@ -38,6 +38,7 @@ from miner.qa.launch_facts import launch_fact
 from miner.qa.overloads import argument_count, reachable
 from miner.qa.path_facts import path_facts
 from miner.qa.syntax import parse_code
+from miner.qa.wording import WORD
 
 _MAX_CHUNK_STEPS = 8
 
@@ -105,6 +106,12 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         launches=launches,
         dispatch=dispatch,
         early_exits=_early_exits(context),
+        launcher_exits=[
+            exit_
+            for launcher in dict.fromkeys(site.launcher for site in context.launch_sites)
+            if (region := context.region(launcher)) is not None
+            for exit_ in _if_returns(region.id, region.start_line, region.code)
+        ],
         **{
             kind: [_chunk_loop(context, loop) for loop in kept] if kind == "chunking" else kept
             for kind, found in path_facts(context).items()
@@ -225,10 +232,9 @@ def _callable_helpers(context: KernelContext, per_region: dict[str, dict[str, li
 def _on_the_way(context: KernelContext, found: list, *, before_launch: bool = False) -> list:
     """The statements of a launcher that can run on the way to one of its launches of the kernel: not in the other
     branch of an ``if`` that holds the launch (a shortcut of the ``else`` path does not guard this kernel), and,
-    with ``before_launch``, above it."""
-    sites: dict[str, list[int]] = {}
-    for site in context.launch_sites:
-        sites.setdefault(site.launcher, []).append(site.line)
+    with ``before_launch``, above it. A region on the path from the entry counts its calls of the next region on
+    the path as its launches."""
+    sites = _targets(context)
     kept = []
     for located in found:
         lines = [line for line in sites.get(located.region, []) if not before_launch or located.start_line < line]
@@ -246,6 +252,18 @@ def _on_the_way(context: KernelContext, found: list, *, before_launch: bool = Fa
         ):
             kept.append(located)
     return kept
+
+
+def _targets(context: KernelContext) -> dict[str, list[int]]:
+    """Per region on the kernel's paths, the lines that lead on to it: a launcher's launches of the kernel, another
+    region's calls of the next region on a path."""
+    sites: dict[str, list[int]] = {}
+    for site in context.launch_sites:
+        sites.setdefault(site.launcher, []).append(site.line)
+    for caller, _, line in context.path_calls:
+        if caller not in sites or line not in sites[caller]:
+            sites.setdefault(caller, []).append(line)
+    return sites
 
 
 def _template_params(tree: ts.Tree) -> list[str]:
@@ -272,27 +290,36 @@ def _function_facts(
 
 
 def _early_exits(context: KernelContext) -> list[EarlyExit]:
-    """``if (...) return ...;`` statements of the launchers that run before a launch of the kernel, with the
-    branches they sit in; a return in the other branch of an ``if`` that holds the launch is not on its way."""
-    launchers = {site.launcher: context.region(site.launcher) for site in context.launch_sites}
+    """``if (...) return ...;`` statements that run before a launch of the kernel, with the branches they sit in:
+    the launchers' and those of the regions on the way from the entry points, before their call of the next region
+    on the path. A return in the other branch of an ``if`` that holds the launch (or call) is not on its way."""
+    targets = _targets(context)
     exits = [
         exit_
-        for launcher in launchers.values()
-        if launcher is not None
-        for exit_ in _if_returns(launcher.id, launcher.start_line, launcher.code)
+        for region_id in targets
+        if (region := context.region(region_id)) is not None
+        for exit_ in _if_returns(region.id, region.start_line, region.code)
     ]
-    return sorted(_on_the_way(context, exits, before_launch=True), key=lambda d: (d.region, d.start_line))
+    launchers = {site.launcher for site in context.launch_sites}
+    kept = [
+        exit_
+        for exit_ in _on_the_way(context, exits, before_launch=True)
+        if exit_.region in launchers  # a launcher's block that launches, then returns, is told apart later
+        or not any(exit_.start_line <= line <= exit_.end_line for line in targets[exit_.region])
+    ]
+    return sorted(kept, key=lambda d: (d.region, d.start_line))
 
 
 @lru_cache(maxsize=1024)
 def _if_returns(region_id: str, start_line: int, code: str) -> tuple[EarlyExit, ...]:
     """Every ``if (...) return ...;`` of a function, in order, and every ``if`` block that ends in a return after
-    work of its own."""
+    work of its own; each with the guarded assignments before it that set a variable its condition tests."""
     function = _function(parse_code(code))
     if function is None:
         return ()
     body = function.child_by_field_name("body")
     region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
+    setters = _guarded_assignments(region, function)
     out = []
     for node in _nodes(function, "if_statement"):
         consequence = node.child_by_field_name("consequence")
@@ -301,13 +328,42 @@ def _if_returns(region_id: str, start_line: int, code: str) -> tuple[EarlyExit, 
             continue
         statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
         statements = [n for n in statements if n.type != "comment"]
-        short = node.end_point[0] - node.start_point[0] <= 3 and len(statements) == 1
-        if statements and statements[-1].type == "return_statement" and (short or len(statements) > 1):
-            fields = _located(region, node)
-            if not short:  # cited whole, quoted by its condition only
-                fields["text"] = "if" + collapse(_text(condition))
-            out.append(EarlyExit.model_construct(**fields, guards=_guards(region, node, body), after_work=not short))
+        if not statements or statements[-1].type != "return_statement":
+            continue
+        fields = _located(region, node)
+        if node.end_point[0] - node.start_point[0] > 3 or len(statements) > 1:  # cited whole, quoted by its condition
+            fields["text"] = collapse(node.text[: condition.end_byte - node.start_byte].decode(errors="replace"))
+        tested = set(WORD.findall(_text(condition)))
+        feeds = [located for row, variable, located in setters if row < node.start_point[0] and variable in tested]
+        out.append(
+            EarlyExit.model_construct(
+                **fields, guards=_guards(region, node, body), after_work=len(statements) > 1, feeds=feeds
+            )
+        )
     return tuple(out)
+
+
+def _guarded_assignments(region: _RegionText, function: ts.Node) -> list[tuple[int, str, Located]]:
+    """``if(alpha == T(0)) k = 0;``: an ``if`` whose only statement assigns a plain variable, as (row, variable,
+    the whole ``if``)."""
+    found = []
+    for node in _nodes(function, "if_statement"):
+        consequence = node.child_by_field_name("consequence")
+        if consequence is None or node.child_by_field_name("alternative") is not None:
+            continue
+        statements = consequence.named_children if consequence.type == "compound_statement" else [consequence]
+        statements = [n for n in statements if n.type != "comment"]
+        if len(statements) != 1 or statements[0].type != "expression_statement":
+            continue
+        assignment = statements[0].named_children[0] if statements[0].named_children else None
+        if assignment is None or assignment.type != "assignment_expression":
+            continue
+        target = assignment.child_by_field_name("left")
+        if target is None or target.type != "identifier":
+            continue
+        located = Located.model_construct(**{**_located(region, node), "text": collapse(_text(node))})
+        found.append((node.start_point[0], _text(target), located))
+    return found
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,31 @@ from miner.qa.wording import (
     WORD,
     at,
     cite,
+    joined,
     names,
     under,
 )
+
+_CALLER_HOPS = 2  # callers of the launcher, and theirs
+_CALLERS_SHOWN = 4
+_STATUS_PASSED_ON = re.compile(r"\(\s*(\w+)\s*!=\s*rocblas_status_\w+.*\)\s*\{?\s*return\s+\1\s*;")
+
+
+def _passes_status_on(exit_) -> bool:
+    """``if(status != rocblas_status_success) return status;``: a failure of a call passed on, or one of a
+    ``check_numerics`` debugging branch."""
+    return bool(_STATUS_PASSED_ON.search(exit_.text)) or any("check_numerics" in g.text for g in exit_.guards)
+
+
+_CALLER_HOPS = 2  # callers of the launcher, and theirs
+_CALLERS_SHOWN = 4
+_STATUS_PASSED_ON = re.compile(r"\(\s*(\w+)\s*!=\s*rocblas_status_\w+.*\)\s*\{?\s*return\s+\1\s*;")
+
+
+def _passes_status_on(exit_) -> bool:
+    """``if(status != rocblas_status_success) return status;``: a failure of a call passed on, or one of a
+    ``check_numerics`` debugging branch."""
+    return bool(_STATUS_PASSED_ON.search(exit_.text)) or any("check_numerics" in g.text for g in exit_.guards)
 
 
 class ConstraintsAndEdgeCases:
@@ -93,15 +115,59 @@ class ConstraintsAndEdgeCases:
         return lead + join([f"`{shown(x)}`{self._in(x)} ({at(x)})" for x in located]) + "."
 
     def _early_exits(self, launches: list[LaunchFact] | None = None) -> list:
-        """The launchers' early returns that can run on the way to one of ``launches`` (all the kernel's launches
-        by default): none of the ``if`` branches a return sits in is the one a launch's path does not take."""
+        """The early returns that can run on the way to one of ``launches`` (all the kernel's launches by default):
+        the launchers' (none of the ``if`` branches a return sits in is the one a launch's path does not take, and
+        the returning block holds no launch of the kernel) and those of the callers on the way to a launcher."""
         launches = self.facts.launches if launches is None else launches
-        return [
+        found: list = []
+        for launch in launches:
+            own, callers = self._exits_before(launch)
+            found += [e for e in (*callers, *own) if e not in found]
+        return found
+
+    def _exits_before(self, launch: LaunchFact) -> tuple[list, list]:
+        """The launcher's early returns before ``launch``, and those of the regions on the paths from the entry
+        points to the launcher before their call of the next region, in path order."""
+        own = [
             e
             for e in self.facts.early_exits
-            if any(launch.launcher == e.region and _compatible(e.guards, launch) for launch in launches)
-            and not any(_holds_launch(e, launch) for launch in launches)
+            if e.region == launch.launcher
+            and e.end_line < launch.statement.start_line
+            and _compatible(e.guards, launch)
+            and not any(_holds_launch(e, each) for each in self.facts.launches)
         ]
+        hops: dict[str, int] = {}
+        for path in self.context.call_paths:
+            if path and path[-1] == launch.launcher:
+                for distance, region in enumerate(reversed(path[:-1]), start=1):
+                    hops[region] = min(hops.get(region, distance), distance)
+        near = [r for r, d in hops.items() if d <= _CALLER_HOPS]
+        if len(near) > _CALLERS_SHOWN:  # a launcher many entry families share: their own checks vary by entry
+            near = [r for r, d in hops.items() if d == 1]
+        if len(near) > _CALLERS_SHOWN:
+            near = []
+        callers = sorted(
+            (
+                e
+                for e in self.facts.early_exits
+                if e.region in near and e.region != launch.launcher and not _passes_status_on(e)
+            ),
+            key=lambda e: (-hops[e.region], e.region, e.start_line),
+        )
+        return own, callers
+
+    def _exit_text(self, exit_, named: bool = True) -> str:
+        """ "`if(k == 0) return ...` in `caller` (line 9), after `if(alpha == 0) k = 0;` (line 8)"."""
+        region = self._region(exit_.region) if named else None
+        where = f" in `{region.name}`" if region is not None else ""
+        text = f"`{exit_.text}`{where} ({at(exit_)}{', after work of its own' if exit_.after_work else ''})"
+        if exit_.feeds:
+            text += ", after " + joined([f"`{f.text}` ({at(f)})" for f in exit_.feeds])
+        return text + _only_when(exit_.guards)
+
+    @staticmethod
+    def _exit_evidence(exit_) -> list:
+        return [e for located in (exit_, *exit_.guards, *exit_.feeds) for e in cite(located)]
 
     def _one_run_makes_both(self, one: LaunchFact, other: LaunchFact) -> bool:
         """No branch both pass is taken two ways, and the earlier launch is not in a block that returns before
@@ -117,18 +183,13 @@ class ConstraintsAndEdgeCases:
         exits = self._early_exits()
         if not exits:
             return []
-        launchers = names(list(dict.fromkeys(r.name for e in exits if (r := self._region(e.region)))))
-        parts = [
-            f"`{e.text}` ({at(e)}{', after work of its own' if e.after_work else ''}){_only_when(e.guards)}"
-            for e in exits
-        ]
-        evidence = [cite(e) for e in exits] + [cite(g) for e in exits for g in e.guards]
+        regions = list(dict.fromkeys(r.name for e in exits if (r := self._region(e.region))))
         return [
             self._item(
                 "quick_returns",
-                f"In which cases does {launchers} return before launching {self.kernel}?",
-                "It returns early on " + "; ".join(parts) + ".",
-                evidence,
+                f"In which cases does {names(regions)} return before launching {self.kernel}?",
+                "It returns early on " + "; ".join(self._exit_text(e, len(set(regions)) > 1) for e in exits) + ".",
+                [x for e in exits for x in self._exit_evidence(e)],
             )
         ]
 

@@ -15,7 +15,6 @@ from miner.qa.offline.shared import (
     _first_per,
     _holds_math,
     _kernel_name,
-    _only_when,
     _stated_conditions,
 )
 from miner.qa.wording import (
@@ -55,13 +54,22 @@ class ImplementationSample:
             stated = _stated_conditions(each)
             if stated:
                 text += " on the path where " + " and ".join(_branch(c) for c in stated)
+            if each.loops:
+                text += ", once per round of " + " inside ".join(
+                    f"`{loop.text}` ({at(loop)})" for loop in reversed(each.loops)
+                )
             contract.append(text)
         instruction += "; ".join(contract) + "."
         returns = self._early_exits(launches)
         if returns:
             instruction += (
-                " Before launching, the launcher returns on "
-                + "; ".join(f"`{e.text}` ({at(e)}){_only_when(e.guards)}" for e in returns)
+                " Before launching, "
+                + (
+                    "the launcher returns on "
+                    if all(e.region == launch.launcher for e in returns)
+                    else "the launcher and its callers return on "
+                )
+                + "; ".join(self._exit_text(e, e.region != launch.launcher) for e in returns)
                 + "."
             )
         contract_lines = {each.statement.start_line for each in launches}
@@ -112,7 +120,8 @@ class ImplementationSample:
             if r is not None
         ]
         evidence += [e for c in conditions for e in cite(c)] + [e for c in branches for e in cite(c)]
-        evidence += [e for r in returns for e in cite(r)] + [e for r in returns for g in r.guards for e in cite(g)]
+        evidence += [e for loop in (x for each in launches for x in each.loops) for e in cite(loop)]
+        evidence += [x for r in returns for x in self._exit_evidence(r)]
         return QAItem(
             category="implementation", kind="implementation", question=instruction, answer=response, evidence=evidence
         )

@@ -59,21 +59,20 @@ class Launch:
             )
             evidence += [e for loop in launch.loops for e in cite(loop)]
         answer += "."
-        exits = [
-            e
-            for e in self.facts.early_exits
-            if e.region == launch.launcher
-            and e.start_line < statement.start_line
-            and not e.after_work
-            and _compatible(e.guards, launch)
-        ]
-        if exits:
+        own, callers = self._exits_before(launch)
+        if own:
             answer += (
-                f" It is reached only past the early return{'s' if len(exits) > 1 else ''} "
-                + "; ".join(f"`{e.text}` ({at(e)})" for e in exits)
+                f" It is reached only past the early return{'s' if len(own) > 1 else ''} "
+                + "; ".join(self._exit_text(e, named=False) for e in own)
                 + "."
             )
-            evidence += [x for e in exits for x in cite(e)]
+        if callers:
+            answer += (
+                " On the way from the entry point, its callers return first on "
+                + "; ".join(self._exit_text(e) for e in callers)
+                + "."
+            )
+        evidence += [x for e in (*own, *callers) for x in self._exit_evidence(e)]
         answer += _written_configuration(launch)
         evidence += [e for d in (*launch.declarations, *launch.writes) for e in cite(d, *_declared(launch, d))]
         evidence += [e for w in launch.writes if w.guard is not None for e in cite(w.guard)]
@@ -102,13 +101,18 @@ class Launch:
             name = launches[0][0].launcher_name
             parts, evidence = [], []
             first = min(launch.statement.start_line for launch, _ in launches)
-            unguarded = [
-                e for e in self.facts.early_exits if e.region == launcher_id and not e.guards and not e.after_work
-            ]
+            exits = [e for e in self.facts.launcher_exits if e.region == launcher_id]
             for launch, site in launches:
                 conditions = _stated_conditions(launch)
                 when = " and ".join(_branch(c) for c in conditions) if conditions else "no branch condition encloses it"
-                past = [e for e in unguarded if first <= e.start_line and e.end_line < launch.statement.start_line]
+                past = [
+                    e
+                    for e in exits
+                    if first <= e.start_line
+                    and e.end_line < launch.statement.start_line
+                    and not e.after_work
+                    and _compatible(e.guards, launch)
+                ]
                 if past:  # a return between the launches: the later ones need its condition false
                     when += ", past " + "; ".join(f"`{e.text}` ({at(e)})" for e in past)
                     evidence += [x for e in past for x in cite(e)]
@@ -124,16 +128,14 @@ class Launch:
                 evidence += cite(launch.statement, kernel if written else "") + [e for c in conditions for e in cite(c)]
                 evidence += [e for loop in launch.loops for e in cite(loop)]
             answer = f"`{name}` launches " + "; ".join(parts) + "."
-            returns = [
-                e
-                for e in self.facts.early_exits
-                if e.region == launcher_id and not e.guards and not e.after_work and e.end_line < first
-            ]
+            returns = [e for e in exits if e.end_line < first]
             if returns:
                 answer += (
-                    " Before any launch it returns on " + "; ".join(f"`{e.text}` ({at(e)})" for e in returns) + "."
+                    " Before any launch it returns on "
+                    + "; ".join(self._exit_text(e, named=False) for e in returns)
+                    + "."
                 )
-                evidence += [x for e in returns for x in cite(e)]
+                evidence += [x for e in returns for x in self._exit_evidence(e)]
             items.append(
                 self._item(
                     "dispatch",

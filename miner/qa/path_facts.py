@@ -31,19 +31,36 @@ _KERNEL_SCALAR_TEST = re.compile(
 )  # a value: a kernel's alpha is a scalar
 
 
+_SCALAR_TERNARY = re.compile(r"[(=,]\s*\(?\s*(?:alpha|beta)\w*\s*\)?\s*\?")  # ``beta ? beta * C[i] : 0``
+
+
 def path_facts(context: KernelContext) -> dict[str, list[Located]]:
     found: dict[str, list[Located]] = {kind: [] for kind in _KINDS}
     for region in context.path:
         for kind, located in _region_facts(region.id, region.start_line, region.code).items():
             found[kind] += located
-    kernel = context.kernel
-    lines = kernel.code.split("\n")
-    for index, line in enumerate(lines):
-        if _KERNEL_SCALAR_TEST.search(line.split("//", 1)[0]):
-            statement = _statement(kernel.id, kernel.start_line, lines, index)
-            if re.search(r"\breturn\b", statement.text):
-                found["scalar_shortcuts"].append(statement)
+    for region in (context.kernel, *context.helpers):
+        found["scalar_shortcuts"] += _device_shortcuts(region.id, region.start_line, region.code)
     return found
+
+
+@lru_cache(maxsize=4096)
+def _device_shortcuts(region_id: str, start_line: int, code: str) -> tuple[Located, ...]:
+    """A kernel's or helper's own tests of alpha or beta: ``if(!alpha) return;``, ``if(beta != 0)`` around the
+    read of C, ``beta ? beta * C[i] : 0``."""
+    lines = code.split("\n")
+    out = []
+    for index, line in enumerate(lines):
+        text = line.split("//", 1)[0]
+        if "alpha" not in text and "beta" not in text:
+            continue
+        if _KERNEL_SCALAR_TEST.search(text):
+            statement = _statement(region_id, start_line, lines, index)
+            if re.search(r"\breturn\b", statement.text):
+                out.append(statement)
+        elif _BRANCH.search(text) and (_SCALAR_TEST.search(text) or _SCALAR_TERNARY.search(text)):
+            out.append(_statement(region_id, start_line, lines, index))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)

@@ -186,6 +186,7 @@ def _barrier_uses(
                 next_round = [a for a, w, b in top if not w and b in lds and (ordered is None or b in ordered)]
                 if not overwritten:  # the next round's writes, at the top of the loop, over what this one read
                     overwritten = [a for a, w, b in top if w and b in read_before]
+        read_later = {b for a, w, b, _ in reaching if b and not w and a.start_line > barrier.start_line}
         uses.append(
             BarrierUse.model_construct(
                 barrier=barrier,
@@ -199,6 +200,7 @@ def _barrier_uses(
                     for a in stores
                     if a.region == region.id
                     and after <= a.start_line < barrier.start_line
+                    and a.expression.partition("[")[0].strip() in read_later  # a store no thread reads is not published
                     and not _returns_before(
                         body, statements, a.start_line - region.start_line, barrier.start_line - region.start_line
                     )

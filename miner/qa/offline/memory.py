@@ -33,6 +33,14 @@ from miner.qa.wording import (
     under,
 )
 
+_POINTED = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(?:\([^()]*\)\s*)?&?\s*([A-Za-z_]\w*)\s*(?:[;+\[])")
+_ONE_LANE = re.compile(r"\b(?:tid|tx|lid|threadIdx\.x|hipThreadIdx_x)\s*==\s*[\w.(]")
+
+
+def _one_lane_guard(guard) -> bool:
+    """``if(tx == i)`` holding: one lane of the wavefront runs the access."""
+    return guard.holds and bool(_ONE_LANE.search(guard.text))
+
 
 class IndexingAndMemory:
     def _indexing(self) -> list[QAItem]:
@@ -142,8 +150,14 @@ class IndexingAndMemory:
             if not m.expression.startswith("+= ") and _steps_with_thread_x(m.expression)
         }
         parts, evidence = [], []
-        for access in self.facts.global_accesses:
-            base, _, index = access.expression.partition("[")
+        maybe_lds = self._pointers_into_lds()
+        accesses = [*self.facts.global_accesses, *(s for s in self.facts.stores if "[" in _subscript(s))]
+        for access in _first_per(accesses, lambda a: (a.region, a.start_line, _subscript(a))):
+            if any(_one_lane_guard(g) for g in access.guards):
+                continue  # ``if(tx == i)``: one thread's element, not a per-lane pattern
+            base, _, index = _subscript(access).partition("[")
+            if base.strip() in maybe_lds.get(access.region, set()):
+                continue
             index = index.rsplit("]", 1)[0]
             for factor_of in (v for v in unit_step if re.search(rf"\b{v}\b", index)):
                 mapping = unit_step[factor_of]
@@ -154,18 +168,18 @@ class IndexingAndMemory:
                 steps = f"`{factor_of}` steps by one from thread to thread (`{mapping.variable} = {mapping.expression}`, {at(mapping)})"
                 if stride == "":
                     parts.append(
-                        f"`{access.expression}` ({at(access)}): {steps} and indexes `{base.strip()}` directly, so "
+                        f"`{_subscript(access)}` ({at(access)}): {steps} and indexes `{base.strip()}` directly, so "
                         "neighbouring threads touch neighbouring elements: the access coalesces"
                     )
                 elif stride.startswith(_STRIDE_PREFIXES):
                     parts.append(
-                        f"`{access.expression}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
+                        f"`{_subscript(access)}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
                         f"threads touch elements `{stride}` apart: the access coalesces only when `{stride}` is "
                         + ("1 or -1" if stride.startswith("inc") else "1")
                     )
                 else:
                     parts.append(
-                        f"`{access.expression}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
+                        f"`{_subscript(access)}` ({at(access)}): {steps} and is scaled by `{stride}`, so neighbouring "
                         f"threads touch elements `{stride}` apart"
                     )
                 break
@@ -179,6 +193,19 @@ class IndexingAndMemory:
                 evidence,
             )
         ]
+
+    def _pointers_into_lds(self) -> dict[str, set[str]]:
+        """Per region, the pointers some statement points into LDS (``A_shared_or_global = sA;``): an access
+        through one may read LDS, not global memory."""
+        lds = {d.name for d in self.facts.shared} | {
+            a.expression.partition("[")[0].strip() for a in self.facts.lds_accesses
+        }
+        found: dict[str, set[str]] = {}
+        for region in self.context.regions:
+            for match in _POINTED.finditer(region.code):
+                if match.group(2) in lds:
+                    found.setdefault(region.id, set()).add(match.group(1))
+        return found
 
     def _lds_layout(self) -> list[QAItem]:
         shared = self.facts.shared

@@ -66,9 +66,12 @@ def _calls_any(region: Region, callees: list[Region]) -> bool:
 
 
 def _holds_math(facts: KernelFacts, helper: Region) -> bool:
-    """A helper the kernel's work happens in: it stores to global memory, loops (``*_calc`` helpers) or reduces
-    (``rocblas_dot_block_reduce``: barriers or cross-lane builtins)."""
-    return any(fact.region == helper.id for fact in (*facts.stores, *facts.loops, *facts.barriers, *facts.cross_lane))
+    """A helper the kernel's work happens in: it stores to global memory, loops (``*_calc`` helpers), reduces
+    (``rocblas_dot_block_reduce``: barriers or cross-lane builtins) or branches (``laev2``, ``lartg``)."""
+    return any(
+        fact.region == helper.id
+        for fact in (*facts.stores, *facts.loops, *facts.barriers, *facts.cross_lane, *facts.branches)
+    )
 
 
 def _steps_with_thread_x(expression: str) -> bool:
@@ -81,9 +84,10 @@ def _steps_with_thread_x(expression: str) -> bool:
 def _stride_of(index: str, variable: str) -> str | None:
     """How the index scales ``variable``: "" when it adds it as is, the other factor when it multiplies it by one
     name (``i * incx``), None when the index combines it otherwise."""
-    for term in top_level_terms(index):
-        if not re.search(rf"\b{variable}\b", term):
-            continue
+    terms = [term for term in top_level_terms(index) if re.search(rf"\b{variable}\b", term)]
+    if len(terms) > 1:  # ``tx * lda_norm + tx * lda_trans``: scaled twice
+        return None
+    for term in terms:
         if term == variable:
             return ""
         factors = top_level_terms(term, "*")
@@ -113,10 +117,17 @@ def _ordering(use: BarrierUse) -> str:
         return text
     overwrites = joined([f"`{w.text}` ({at(w)})" for w in use.overwritten_after])
     if use.loop is not None and use.overwritten_after[0].start_line < use.barrier.start_line:
-        overwrites = f"the next round of the loop `{use.loop.header}` ({at(use.loop)}), {overwrites},"
+        overwrites = f"in the next round of the loop `{use.loop.header}` ({at(use.loop)}), {overwrites}"
+    arrays = joined([f"`{name}`" for name in dict.fromkeys(_array(w) for w in use.overwritten_after)])
+    ordered = f"the block's reads of {arrays} before it come ahead of the writes to {arrays} after it, {overwrites}"
     if text == _NOTHING_ORDERED:
-        return f": every thread of the block finishes reading the memory that {overwrites} then overwrites"
-    return text + f", and every thread finishes reading the memory that {overwrites} then overwrites"
+        return f": {ordered}"
+    return text + f"; and {ordered}"
+
+
+def _array(access) -> str:
+    words = access.text.partition("[")[0].split()
+    return words[-1] if words else access.text
 
 
 def _publishing(use: BarrierUse) -> str:
@@ -253,9 +264,12 @@ def _key(access) -> tuple[str, str]:
     return (access.region, _subscript(access))
 
 
+_ASSIGNMENT = re.compile(r"(?<![=!<>])(?:<<|>>|[-+*/%&|^])?=(?!=)")
+
+
 def _subscript(access) -> str:
     """``y[row * incy]`` of a store ``y[row * incy] = ...`` or of an access."""
-    target = access.expression.split("=")[0].strip() if "=" in access.expression else access.expression
+    target = _ASSIGNMENT.split(access.expression, 1)[0].strip()
     return target if "[" in target else access.expression
 
 
@@ -376,14 +390,10 @@ def _lds_tree(facts: KernelFacts) -> list:
     is read at (``for(s = NB / 2; s > 0; s /= 2)`` reading ``sdata[tid + s]``), or a wavefront index LDS is written
     at (``partial[wave]`` with ``wave = threadIdx.x / WF``)."""
     tree = []
-    waves = {  # ``wave = threadIdx.x / WF``: one LDS slot per wavefront, summed after the barrier
-        m.variable
-        for m in facts.thread_mapping
-        if re.search(r"(?:threadIdx\.x|hipThreadIdx_x|\btid\w*|\btx\b)\s*/", m.expression)
-    }
-    for mapping in facts.thread_mapping:
-        if mapping.variable in waves and any(
-            re.search(rf"\b{mapping.variable}\b", a.expression.partition("[")[2]) for a in facts.lds_accesses
+    for mapping in facts.thread_mapping:  # ``wave = threadIdx.x / WF``: one LDS slot per wavefront
+        if re.search(r"(?:threadIdx\.x|hipThreadIdx_x|\btid\w*|\btx\b)\s*/", mapping.expression) and any(
+            a.region == mapping.region and re.search(rf"\b{mapping.variable}\b", a.expression.partition("[")[2])
+            for a in facts.lds_accesses
         ):
             tree.append(mapping)
     for loop in facts.loops:

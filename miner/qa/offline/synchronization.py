@@ -37,6 +37,8 @@ from miner.qa.wording import (
     under,
 )
 
+_LOCK_STEP_SHOWN = 8
+
 
 class SynchronizationAndReduction:
     def _barriers(self) -> list[QAItem]:
@@ -99,7 +101,11 @@ class SynchronizationAndReduction:
         f = self.facts
         if not (f.reductions or f.cross_lane or f.atomics or (f.shared and f.barriers)):
             return []
+        if self._waits_on_other_blocks():
+            return []  # blocks that hand work to each other through global memory: not a reduction tree
         levels, evidence = [], []
+        tree = _lds_tree(f)
+        reducing = {t.region for t in tree} | {c.region for c in (*f.reductions, *f.cross_lane)}
         combining = [*f.cross_lane, *f.barriers, *f.atomics]  # a loop holding one is no thread's own stage
         strided = sorted(
             (
@@ -112,7 +118,12 @@ class SynchronizationAndReduction:
                 )
                 and not re.search(r"\b(?:blockIdx|gridDim|hipBlockIdx_\w|hipGridDim_\w|batch\w*)\b", loop.header)
             ),
-            key=lambda loop: (loop.region != self.context.kernel.id, loop.start_line),  # the kernel's own first
+            key=lambda loop: (  # the loops of the function that reduces first, then the kernel's own
+                loop.region not in reducing,
+                loop.region != self.context.kernel.id,
+                loop.region,
+                loop.start_line,
+            ),
         )
         if strided:
             own = [loop for loop in strided if loop.region == strided[0].region][:_MAX_THREAD_LOOPS]
@@ -125,7 +136,6 @@ class SynchronizationAndReduction:
             shown = _first_per(f.cross_lane, lambda c: (c.region, c.name))
             levels.append("across a wavefront, " + "; ".join(f"`{c.name}`{self._in(c)} ({at(c)})" for c in shown))
             evidence += [e for c in shown for e in cite(c, c.name)]
-        tree = _lds_tree(f)
         if tree:
             tree_regions = {t.region for t in tree}
             tree_names = {
@@ -136,7 +146,8 @@ class SynchronizationAndReduction:
             }
             staged = _first_per(f.shared, lambda s: (s.region, s.name))
             staged = [s for s in staged if s.name in tree_names] or staged
-            barriers = [b for b in f.barriers if b.region in tree_regions] or f.barriers
+            syncs = [b for b in f.barriers if "threadfence" not in b.name]
+            barriers = [b for b in syncs if b.region in tree_regions] or syncs
             levels.append(
                 "across the block, through LDS "
                 + ", ".join(f"`{s.name}`{self._in(s)} ({at(s)})" for s in staged)
@@ -157,17 +168,28 @@ class SynchronizationAndReduction:
                     for a in f.lds_accesses
                     if a.region == loop.region
                     and a.start_line > loop.body_end
-                    and not any(
-                        b.region == a.region and loop.body_end < b.start_line < a.start_line for b in f.barriers
-                    )
+                    and not any(b.region == a.region and loop.body_end < b.start_line < a.start_line for b in syncs)
                 ]
                 if lock_step:
-                    first, last = lock_step[0], lock_step[-1]
-                    levels[-1] += (
-                        f", then within one wavefront in lock step, with no barrier, from `{_subscript(first)}` "
-                        f"({at(first)}) to `{_subscript(last)}` ({at(last)})"
+                    offsets = _first_per(lock_step, _subscript)
+                    levels[-1] += ", then within one wavefront in lock step, with no barrier, reading " + joined(
+                        [f"`{_subscript(a)}` ({at(a)})" for a in offsets[:_LOCK_STEP_SHOWN]]
                     )
-                    evidence += cite(first) + cite(last)
+                    fences = [
+                        b
+                        for b in f.barriers
+                        if "threadfence" in b.name
+                        and b.region == loop.region
+                        and lock_step[0].start_line <= b.start_line <= lock_step[-1].start_line
+                    ]
+                    if fences:
+                        evidence += [e for b in fences for e in cite(b, b.name)]
+                        levels[-1] += (
+                            f" (with a `__threadfence` between the steps, lines {fences[0].start_line}-{fences[-1].start_line})"
+                        )
+                    if len(offsets) > _LOCK_STEP_SHOWN:
+                        levels[-1] += f" and further slots up to line {offsets[-1].start_line}"
+                    evidence += [e for a in offsets[:_LOCK_STEP_SHOWN] for e in cite(a)]
             last_barrier = {b.region: b.start_line for b in sorted(barriers, key=lambda b: b.start_line)}
             combined = [
                 c
@@ -245,7 +267,11 @@ class SynchronizationAndReduction:
                         f"{self._in(direct[-1])} ({at(direct[-1])}{_guard_clause(direct[-1].guards)})"
                     )
                     evidence += cite(direct[-1]) + [e for g in direct[-1].guards for e in cite(g)]
-            elif not per_block and (result := [s for s in f.stores if _one_thread(s)]) and (tree or f.cross_lane):
+            elif (
+                not per_block
+                and (result := [s for s in f.stores if _one_thread(s) and s.region in reducing])
+                and (tree or f.cross_lane)
+            ):  # a store of another function holds no result of this one's reduction (lasyf's ``*info``)
                 store = result[-1]
                 levels.append(
                     f"not across blocks: the block's results are stored by `{store.expression}`{self._in(store)} "
@@ -286,6 +312,17 @@ class SynchronizationAndReduction:
                 evidence,
             )
         ]
+
+    def _waits_on_other_blocks(self) -> bool:
+        """A loop that spins on memory other blocks write (``while(w_completed_sec[batchid] < block_iter)
+        __threadfence();``)."""
+        fences = [b for b in self.facts.barriers if "threadfence" in b.name]
+        return any(
+            loop.header.startswith("while")
+            and "[" in loop.header
+            and any(b.region == loop.region and loop.start_line <= b.start_line <= loop.body_end for b in fences)
+            for loop in self.facts.loops
+        )
 
     def _multi_dimensional_block(self) -> bool:
         """Whether the kernel or its helpers read a y or z thread index: ``threadIdx.x == 0`` is then one lane per row."""

@@ -206,3 +206,18 @@ def test_a_reduction_tree_is_described_and_blocks_waiting_on_each_other_are_not(
     context = _context(waiting)
     kinds = [i.kind for i in OfflineGenerator(context, kernel_facts(context)).items()]
     assert "reduction_hierarchy" not in kinds and "barriers" in kinds
+
+
+def test_a_launch_that_cannot_name_every_template_argument_belongs_to_another_overload() -> None:
+    overload = KERNEL.replace("template <typename T>", "template <typename T, typename S, bool REAL>")
+    assert overload != KERNEL
+    context = _context(overload)  # launched as ``gemm_kernel<T>``: ``REAL`` cannot be deduced, so not this one
+    kinds = [i.kind for i in OfflineGenerator(context, kernel_facts(context)).items()]
+    assert "launch" not in kinds and "signature" in kinds
+    commented = KERNEL.replace(
+        "template <typename T>", "template <typename T, // the element type\n          int NB = 64>"
+    )
+    context = _context(commented)
+    answer = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == "signature"][0].answer
+    assert "the element type" not in answer and "`typename T`" in answer
+    assert "launch" in [i.kind for i in OfflineGenerator(context, kernel_facts(context)).items()]

@@ -34,7 +34,7 @@ from miner.qa.facts.syntax import (
     _walk,
     collapse,
 )
-from miner.qa.launch_facts import launch_fact
+from miner.qa.launch_facts import launch_fact, split_top_level
 from miner.qa.overloads import argument_count, reachable
 from miner.qa.path_facts import path_facts
 from miner.qa.syntax import parse_code
@@ -94,6 +94,7 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         for site in context.launch_sites
         if context.region(site.launcher)
         and _takes(params, _kernel_arguments(launch := launch_fact(context, site), kernel.name))
+        and _explicit_enough(_template_params(tree), params, site.kernel_expr)
     ]
     dispatch = [launch_fact(context, site) for site in context.dispatched_sites]
     return KernelFacts.model_construct(
@@ -150,6 +151,25 @@ def _takes(params: list[str], count: int | None) -> bool:
         return True
     required = sum(1 for p in params if "=" not in p)
     return required <= count <= len(params)
+
+
+def _explicit_enough(template_params: list[str], params: list[str], kernel_expr: str) -> bool:
+    """Whether a launch naming ``kernel_expr`` (``copy_mat<T>``) gives every template argument this kernel cannot
+    deduce from its parameters (``copy_mat<T, S, REAL, U>``'s ``S`` and ``REAL``): if not, it launches another
+    overload of the name."""
+    opening = kernel_expr.find("<")
+    if opening < 0 or not template_params:
+        return True
+    given = len(split_top_level(kernel_expr[opening + 1 : kernel_expr.rfind(">")]))
+    parameter_words = set(WORD.findall(" ".join(params)))
+    needed = 0
+    for index, declared in enumerate(template_params):
+        words = WORD.findall(declared.split("=", 1)[0])
+        if "=" in declared or not words or "..." in declared:
+            continue
+        if words[-1] not in parameter_words:  # not deducible: it must be given
+            needed = index + 1
+    return given >= needed
 
 
 def _live_facts(found: dict[str, list], decided: Decided) -> dict[str, list]:
@@ -268,7 +288,7 @@ def _targets(context: KernelContext) -> dict[str, list[int]]:
 
 def _template_params(tree: ts.Tree) -> list[str]:
     node = next((n for n in _walk(tree.root_node) if n.type == "template_parameter_list"), None)
-    return [collapse(_text(c)) for c in node.named_children] if node is not None else []
+    return [collapse(_text(c)) for c in node.named_children if c.type != "comment"] if node is not None else []
 
 
 @lru_cache(maxsize=4096)

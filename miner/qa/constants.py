@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import tree_sitter as ts
 
@@ -190,10 +191,13 @@ def _template_calls(code: str, names: frozenset[str]):
 
 def _local_constants(launcher: Region, line: int) -> Constants:
     """``constexpr`` / ``const`` locals of the launcher declared before ``line`` in a block that holds it."""
-    root = parse_code(launcher.code).root_node
-    row = line - launcher.start_line
+    return dict(_constants_before(launcher.code, line - launcher.start_line))
+
+
+@lru_cache(maxsize=8192)
+def _constants_before(code: str, row: int) -> tuple[tuple[str, Value], ...]:
     constants: Constants = {}
-    for declaration in _nodes(root, "declaration"):
+    for declaration in _declarations(code):
         if declaration.start_point[0] >= row or not _encloses(declaration.parent, row):
             continue
         qualifiers = {c.text.decode() for c in declaration.children if c.type == "type_qualifier"}
@@ -206,7 +210,12 @@ def _local_constants(launcher: Region, line: int) -> Constants:
             evaluated = _evaluate(value, constants)
             if evaluated is not None:
                 constants[name.text.decode(errors="replace")] = evaluated
-    return constants
+    return tuple(constants.items())
+
+
+@lru_cache(maxsize=1024)
+def _declarations(code: str) -> tuple[ts.Node, ...]:
+    return tuple(_nodes(parse_code(code).root_node, "declaration"))
 
 
 def _encloses(node: ts.Node | None, row: int) -> bool:
@@ -267,9 +276,12 @@ def _evaluate(node: ts.Node, constants: Constants) -> Value | None:
 
 
 def _walk(node: ts.Node):
-    yield node
-    for child in node.children:
-        yield from _walk(child)
+    """Every node under ``node``, in document order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
 
 
 def _nodes(node: ts.Node, *types: str) -> list[ts.Node]:

@@ -201,7 +201,9 @@ class IndexingAndMemory:
             a.expression.partition("[")[0].strip() for a in self.facts.lds_accesses
         }
         found: dict[str, set[str]] = {}
-        for region in self.context.regions:
+        if not lds:
+            return found
+        for region in (self.context.kernel, *self.context.helpers):
             for match in _POINTED.finditer(region.code):
                 if match.group(2) in lds:
                     found.setdefault(region.id, set()).add(match.group(1))

@@ -315,13 +315,17 @@ def _with_constants(launcher: Region, before: int, config: tuple[str, ...], decl
         pattern = _compiled(_CONSTANT.format(name=re.escape(name)))
         for index in reversed(_identifier_lines(launcher.code, name)):
             line = launcher.start_line + index
-            if line < before and pattern.match(lines[index]):
+            if line >= before:
+                continue
+            last = index
+            text = LINE_COMMENT.sub("", lines[index])
+            while ";" not in text and last + 1 < len(lines) and last - index < 2:  # ``NB_X\n = 32; // ...``
+                last += 1
+                text += " " + LINE_COMMENT.sub("", lines[last])
+            if pattern.match(text):
                 if line not in found:
                     found[line] = Located.model_construct(
-                        region=launcher.id,
-                        start_line=line,
-                        end_line=line,
-                        text=collapse(LINE_COMMENT.sub("", lines[line - launcher.start_line])),
+                        region=launcher.id, start_line=line, end_line=launcher.start_line + last, text=collapse(text)
                     )
                 break
     return sorted(found.values(), key=lambda d: d.start_line)

@@ -36,24 +36,12 @@ from miner.qa.wording import (
 
 _CALLER_HOPS = 2  # callers of the launcher, and theirs
 _CALLERS_SHOWN = 4
-_STATUS_PASSED_ON = re.compile(r"\(\s*(\w+)\s*!=\s*rocblas_status_\w+.*\)\s*\{?\s*return\s+\1\s*;")
 
 
-def _passes_status_on(exit_) -> bool:
-    """``if(status != rocblas_status_success) return status;``: a failure of a call passed on, or one of a
-    ``check_numerics`` debugging branch."""
-    return bool(_STATUS_PASSED_ON.search(exit_.text)) or any("check_numerics" in g.text for g in exit_.guards)
-
-
-_CALLER_HOPS = 2  # callers of the launcher, and theirs
-_CALLERS_SHOWN = 4
-_STATUS_PASSED_ON = re.compile(r"\(\s*(\w+)\s*!=\s*rocblas_status_\w+.*\)\s*\{?\s*return\s+\1\s*;")
-
-
-def _passes_status_on(exit_) -> bool:
-    """``if(status != rocblas_status_success) return status;``: a failure of a call passed on, or one of a
-    ``check_numerics`` debugging branch."""
-    return bool(_STATUS_PASSED_ON.search(exit_.text)) or any("check_numerics" in g.text for g in exit_.guards)
+def _numerics_check(exit_) -> bool:
+    """A return of a ``check_numerics`` debugging branch, or the failure of a numerics check passed on
+    (``if(gemm_check_numerics_status != rocblas_status_success) return gemm_check_numerics_status;``)."""
+    return "check_numerics" in exit_.text or any("check_numerics" in g.text for g in exit_.guards)
 
 
 class ConstraintsAndEdgeCases:
@@ -150,7 +138,7 @@ class ConstraintsAndEdgeCases:
             (
                 e
                 for e in self.facts.early_exits
-                if e.region in near and e.region != launch.launcher and not _passes_status_on(e)
+                if e.region in near and e.region != launch.launcher and not _numerics_check(e)
             ),
             key=lambda e: (-hops[e.region], e.region, e.start_line),
         )

@@ -46,6 +46,13 @@ class GuardFact(Located):
     holds: bool = True  # False: the fact is in the ``else`` of this condition
 
 
+class PathCall(Located):
+    """A call from one region on the kernel's paths to the next (``text``: the call's first line)."""
+
+    callee: str  # region id
+    guards: list[GuardFact] = []  # the conditions of the ``if`` / ``else`` blocks it sits in, outermost first
+
+
 class EarlyExit(Located):
     guards: list[GuardFact] = []  # the conditions of the ``if`` / ``else`` blocks it sits in, outermost first
     after_work: bool = False  # the ``if`` block does work of its own (a small-size path) before it returns
@@ -119,6 +126,7 @@ class LaunchFact(BaseModel):
     writes: list[Write] = []  # every later assignment of them before the launch, in order
     macro: Located | None = None  # the ``#define`` whose expansion holds the configuration (``gemvt_sn_KARGS``)
     expansion: str = ""  # the launch statement with that macro expanded
+    macro_guards: list[GuardFact] = []  # the branches inside that macro the kernel's launch sits in (``if(pivot)``)
     live_for: list[str] = []  # entries the launcher runs for
     loops: list[Located] = []  # the loops of the launcher around the launch, outermost first: one launch a round
 
@@ -146,6 +154,7 @@ class KernelFacts(BaseModel):
     reductions: list[CallFact] = []  # calls of *reduce* helpers
     launches: list[LaunchFact] = []
     early_exits: list[EarlyExit] = []  # ``if (...) return`` on the way to a launch of the kernel
+    path_calls: list[PathCall] = []  # the calls on the way from the entry points to the launchers, with their branches
     launcher_exits: list[EarlyExit] = []  # every ``if (...) return`` of the kernel's launchers, on any launch's way
     stores: list[Access] = []  # assignments to global memory, in the kernel and its helpers
     lds_accesses: list[Access] = []  # subscripts of ``__shared__`` arrays, in the kernel and its helpers

@@ -9,7 +9,7 @@ import re
 from functools import cache, lru_cache
 
 from miner.errors import MinerError
-from miner.models import BranchFact, LaunchFact, LaunchSite, Located, Region, Write
+from miner.models import BranchFact, GuardFact, LaunchFact, LaunchSite, Located, Region, Write
 from miner.parse.launch_text import expand_macro, find_launch
 from miner.qa.context import KernelContext, cited_text
 from miner.qa.syntax import LINE_COMMENT, parse_code
@@ -108,6 +108,7 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
         writes=writes,
         macro=macro,
         expansion=expansion,
+        macro_guards=_macro_guards(launcher, macro, site.kernel_expr) if macro is not None else [],
         live_for=list(launcher.live_for),
         loops=_enclosing_loops(launcher, site.line),
     )
@@ -228,6 +229,49 @@ def _configuration_macro(
         )
         return define, collapse(expanded), (config.via, (config.grid, config.block, config.shared_mem, config.stream))
     return None
+
+
+def _macro_guards(launcher: Region, macro: Located, kernel_expr: str) -> list[GuardFact]:
+    """The ``if`` branches of a launch macro's body that hold the launch of the kernel ``kernel_expr`` names
+    (``RUN_LUFACT_SMALL``: ``if(pivot)`` launches the pivoting kernel, its ``else`` the other)."""
+    name = re.sub(r"[()\s]", "", kernel_expr).partition("<")[0]
+    return [
+        GuardFact.model_construct(
+            region=launcher.id,
+            start_line=macro.start_line + row,
+            end_line=macro.start_line + row,
+            text=text,
+            holds=holds,
+        )
+        for row, text, holds in _branches_around(cited_text(launcher, macro.start_line, macro.end_line) or "", name)
+    ]
+
+
+@lru_cache(maxsize=1024)
+def _branches_around(define: str, name: str) -> tuple[tuple[int, str, bool], ...]:
+    lines = [line.rstrip().rstrip("\\") for line in define.split("\n")]
+    head = _DEFINE.match(lines[0]) if lines else None
+    if head is None or not name:
+        return ()
+    lines[0] = " " * head.end() + lines[0][head.end() :]
+    tree = parse_code("void m() {\n" + "\n".join(lines) + "\n}")
+    stack, target = [tree.root_node], None
+    while stack and target is None:
+        node = stack.pop()
+        if node.type == "identifier" and node.text.decode(errors="replace") == name:
+            target = node
+        stack.extend(reversed(node.children))
+    found = []
+    child, ancestor = target, target.parent if target is not None else None
+    while ancestor is not None:
+        if ancestor.type == "if_statement":
+            condition = ancestor.child_by_field_name("condition")
+            consequence = ancestor.child_by_field_name("consequence")
+            if condition is not None and child in (consequence, ancestor.child_by_field_name("alternative")):
+                text = "if" + collapse(condition.text.decode(errors="replace"))
+                found.insert(0, (condition.start_point[0] - 1, text, child == consequence))
+        child, ancestor = ancestor, ancestor.parent
+    return tuple(found)
 
 
 def _configuration_writes(

@@ -74,8 +74,10 @@ def _body_facts(
             target, value = node.children[0], node.children[-1]
             value_names = set(re.findall(r"\w+", _text(value)))
             name = _text(target).lstrip("*&").strip()
-            index_like = "[" not in _text(value) and not (  # a value loaded from memory is data, not a position
-                ATOMIC.match(_text(value).lstrip()) or CROSS_LANE.match(_text(value).lstrip())
+            index_like = (
+                "[" not in _text(value)  # a value loaded from memory is data, not a position
+                and not (ATOMIC.match(_text(value).lstrip()) or CROSS_LANE.match(_text(value).lstrip()))
+                and not _computed_value(value)
             )
             if (
                 re.fullmatch(r"[A-Za-z_]\w*", name)
@@ -207,6 +209,20 @@ def _returns(if_statement: ts.Node) -> bool:
     while then is not None and then.type == "compound_statement":
         then = next((c for c in then.named_children if c.type != "comment"), None)
     return then is not None and then.type == "return_statement"
+
+
+_POSITION_HELPER = re.compile(r"ptr|idx|index|offset|shift|stride|min|max", re.IGNORECASE)
+
+
+def _computed_value(value: ts.Node) -> bool:
+    """``smin = bdsqr_estimate(k - i + 1, D + i, ...)``: a function of the data the thread's pointers reach, not a
+    position (``load_ptr_batch(A, bid, ...)`` and ``idx2D(i, j, lda)`` are positions)."""
+    while value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]
+    if value.type != "call_expression" or THREAD_INDEX.search(_text(value)):
+        return False
+    function = value.child_by_field_name("function")
+    return function is not None and not _POSITION_HELPER.search(_text(function))
 
 
 def _guards(region, node: ts.Node, body: ts.Node) -> list[GuardFact]:

@@ -16,6 +16,7 @@ from miner.models import (
     IfFact,
     KernelFacts,
     Located,
+    PathCall,
 )
 from miner.qa.constants import Decided, decided_branches
 from miner.qa.context import KernelContext, cited_text
@@ -37,7 +38,7 @@ from miner.qa.facts.syntax import (
 from miner.qa.launch_facts import launch_fact, split_top_level
 from miner.qa.overloads import argument_count, reachable
 from miner.qa.path_facts import path_facts
-from miner.qa.syntax import parse_code
+from miner.qa.syntax import LINE_COMMENT, parse_code
 from miner.qa.wording import WORD
 
 _MAX_CHUNK_STEPS = 8
@@ -107,6 +108,7 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         launches=launches,
         dispatch=dispatch,
         early_exits=_early_exits(context),
+        path_calls=_path_calls(context),
         launcher_exits=[
             exit_
             for launcher in dict.fromkeys(site.launcher for site in context.launch_sites)
@@ -328,6 +330,42 @@ def _early_exits(context: KernelContext) -> list[EarlyExit]:
         or not any(exit_.start_line <= line <= exit_.end_line for line in targets[exit_.region])
     ]
     return sorted(kept, key=lambda d: (d.region, d.start_line))
+
+
+def _path_calls(context: KernelContext) -> list[PathCall]:
+    """Every call from a region on the kernel's paths to the next, with the ``if`` branches it sits in."""
+    found = []
+    for caller, callee, line in context.path_calls:
+        region = context.region(caller)
+        if region is not None:
+            found += [
+                call.model_copy(update={"callee": callee})
+                for call in _calls_at(region.id, region.start_line, region.code, line)
+            ]
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _calls_at(region_id: str, start_line: int, code: str, line: int) -> tuple[PathCall, ...]:
+    function = _function(parse_code(code))
+    body = function.child_by_field_name("body") if function is not None else None
+    row = line - start_line
+    if body is None or not 0 <= row < code.count("\n") + 1:
+        return ()
+    source = code.split("\n")[row]
+    column = len(source) - len(source.lstrip())
+    node = function.named_descendant_for_point_range((row, column), (row, column))
+    while node is not None and node.parent is not None and node.parent.start_point == (row, column):
+        node = node.parent
+    if node is None:
+        return ()
+    region = _RegionText(region_id, start_line, start_line + code.count("\n"), code)
+    text = collapse(LINE_COMMENT.sub("", source))
+    return (
+        PathCall.model_construct(
+            region=region_id, start_line=line, end_line=line, text=text, callee="", guards=_guards(region, node, body)
+        ),
+    )
 
 
 @lru_cache(maxsize=1024)

@@ -16,6 +16,7 @@ from miner.qa.offline.shared import (
     _compatible,
     _declared_in,
     _first_per,
+    _guarded_by,
     _holds_launch,
     _loop_condition,
     _only_when,
@@ -124,16 +125,8 @@ class ConstraintsAndEdgeCases:
             and _compatible(e.guards, launch)
             and not any(_holds_launch(e, each) for each in self.facts.launches)
         ]
-        hops: dict[str, int] = {}
-        for path in self.context.call_paths:
-            if path and path[-1] == launch.launcher:
-                for distance, region in enumerate(reversed(path[:-1]), start=1):
-                    hops[region] = min(hops.get(region, distance), distance)
-        near = [r for r, d in hops.items() if d <= _CALLER_HOPS]
-        if len(near) > _CALLERS_SHOWN:  # a launcher many entry families share: their own checks vary by entry
-            near = [r for r, d in hops.items() if d == 1]
-        if len(near) > _CALLERS_SHOWN:
-            near = []
+        hops = self._callers(launch)
+        near = list(hops)
         callers = sorted(
             (
                 e
@@ -143,6 +136,35 @@ class ConstraintsAndEdgeCases:
             key=lambda e: (-hops[e.region], e.region, e.start_line),
         )
         return own, callers
+
+    def _callers(self, launch: LaunchFact) -> dict[str, int]:
+        """The regions that call the launcher on the way from the entry points, and how many calls up each is:
+        the launcher's callers and theirs, the callers only where more share it, none where many do (their
+        own checks vary by entry family)."""
+        hops: dict[str, int] = {}
+        for path in self.context.call_paths:
+            if path and path[-1] == launch.launcher:
+                for distance, region in enumerate(reversed(path[:-1]), start=1):
+                    hops[region] = min(hops.get(region, distance), distance)
+        near = {r: d for r, d in hops.items() if d <= _CALLER_HOPS}
+        if len(near) > _CALLERS_SHOWN:
+            near = {r: d for r, d in hops.items() if d == 1}
+        return near if len(near) <= _CALLERS_SHOWN else {}
+
+    def _guarded_calls(self, launch: LaunchFact) -> list:
+        """The calls on the way to the launcher (from the nearby callers) that sit in ``if`` branches."""
+        near = self._callers(launch)
+        return [
+            call
+            for call in self.facts.path_calls
+            if call.region in near and (call.callee in near or call.callee == launch.launcher) and call.guards
+        ]
+
+    def _call_text(self, call) -> str:
+        caller, callee = self._region(call.region), self._region(call.callee)
+        if caller is None or callee is None:
+            return ""
+        return f"`{caller.name}` calls `{callee.name}` (line {call.start_line}) only when {_guarded_by(call.guards)}"
 
     def _exit_text(self, exit_, named: bool = True) -> str:
         """ "`if(k == 0) return ...` in `caller` (line 9), after `if(alpha == 0) k = 0;` (line 8)"."""

@@ -13,6 +13,7 @@ from miner.qa.offline.shared import (
     _calls_any,
     _configuration,
     _first_per,
+    _guarded_by,
     _holds_math,
     _kernel_name,
     _stated_conditions,
@@ -54,6 +55,8 @@ class ImplementationSample:
             stated = _stated_conditions(each)
             if stated:
                 text += " on the path where " + " and ".join(_branch(c) for c in stated)
+            if each.macro_guards:
+                text += f", inside the macro when {_guarded_by(each.macro_guards)}"
             if each.loops:
                 text += ", once per round of " + " inside ".join(
                     f"`{loop.text}` ({at(loop)})" for loop in reversed(each.loops)
@@ -121,6 +124,7 @@ class ImplementationSample:
         ]
         evidence += [e for c in conditions for e in cite(c)] + [e for c in branches for e in cite(c)]
         evidence += [e for loop in (x for each in launches for x in each.loops) for e in cite(loop)]
+        evidence += [e for guard in (g for each in launches for g in each.macro_guards) for e in cite(guard)]
         evidence += [x for r in returns for x in self._exit_evidence(r)]
         return QAItem(
             category="implementation", kind="implementation", question=instruction, answer=response, evidence=evidence

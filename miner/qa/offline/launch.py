@@ -16,6 +16,7 @@ from miner.qa.offline.shared import (
     _contradicted,
     _declared,
     _first_per,
+    _guarded_by,
     _kernel_name,
     _only_when,
     _stated_conditions,
@@ -53,6 +54,9 @@ class Launch:
         if conditions:
             answer += ", on the path where " + " and ".join(_branch(c) for c in conditions)
             evidence += [e for c in conditions for e in cite(c)]
+        if launch.macro_guards:
+            answer += f", and inside the macro when {_guarded_by(launch.macro_guards)}"
+            evidence += [e for g in launch.macro_guards for e in cite(g)]
         if launch.loops:
             answer += ", once per round of " + " inside ".join(
                 f"`{loop.text}` ({at(loop)})" for loop in reversed(launch.loops)
@@ -73,6 +77,10 @@ class Launch:
                 + "."
             )
         evidence += [x for e in (*own, *callers) for x in self._exit_evidence(e)]
+        calls = [(call, text) for call in self._guarded_calls(launch) if (text := self._call_text(call))]
+        if calls:
+            answer += " On the way, " + "; ".join(text for _, text in calls) + "."
+            evidence += [x for call, _ in calls for located in (call, *call.guards) for x in cite(located)]
         answer += _written_configuration(launch)
         evidence += [e for d in (*launch.declarations, *launch.writes) for e in cite(d, *_declared(launch, d))]
         evidence += [e for w in launch.writes if w.guard is not None for e in cite(w.guard)]
@@ -123,6 +131,9 @@ class Launch:
                 written_via = outer.group(1) if outer else launch.via  # the macro the statement itself calls
                 how = "" if written or not written_via else f" (from the expansion of `{written_via}`)"
                 named = f"`{kernel}`" if written or mine else kernel  # a name clang resolved, not in the text
+                if launch.macro_guards:
+                    when += f", inside the macro when {_guarded_by(launch.macro_guards)}"
+                    evidence += [e for g in launch.macro_guards for e in cite(g)]
                 rounds = "".join(f", in `{loop.text}` ({at(loop)})" for loop in launch.loops)
                 parts.append(f"{named}{mine}{how} at {at(launch.statement)} when {when}{rounds}")
                 evidence += cite(launch.statement, kernel if written else "") + [e for c in conditions for e in cite(c)]

@@ -385,13 +385,19 @@ def _tree_variables(tree: list) -> set[str]:
     } - {""}
 
 
+_WAVE_INDEX = re.compile(  # ``threadIdx.x / warpSize``: the thread's wavefront (``tx / n``, a tile column, is not)
+    r"(?:threadIdx\.x|hipThreadIdx_x|\btid\w*|\btx\b)\s*/\s*(?:warpSize|\w*(?:WARP|WAVE|WF)\w*|64|32)\b",
+    re.IGNORECASE,
+)
+
+
 def _lds_tree(facts: KernelFacts) -> list:
     """What makes LDS a reduction across the block, as opposed to operand tiles: the loops that halve a stride LDS
     is read at (``for(s = NB / 2; s > 0; s /= 2)`` reading ``sdata[tid + s]``), or a wavefront index LDS is written
     at (``partial[wave]`` with ``wave = threadIdx.x / WF``)."""
     tree = []
     for mapping in facts.thread_mapping:  # ``wave = threadIdx.x / WF``: one LDS slot per wavefront
-        if re.search(r"(?:threadIdx\.x|hipThreadIdx_x|\btid\w*|\btx\b)\s*/", mapping.expression) and any(
+        if _WAVE_INDEX.search(mapping.expression) and any(
             a.region == mapping.region and re.search(rf"\b{mapping.variable}\b", a.expression.partition("[")[2])
             for a in facts.lds_accesses
         ):

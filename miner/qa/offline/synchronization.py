@@ -103,8 +103,11 @@ class SynchronizationAndReduction:
             return []
         if self._waits_on_other_blocks():
             return []  # blocks that hand work to each other through global memory: not a reduction tree
-        levels, evidence = [], []
         tree = _lds_tree(f)
+        summing = [a for a in f.atomics if not _COUNTER.search(a.text)]
+        if not (tree or f.cross_lane or f.reductions or summing):
+            return []  # LDS and barriers alone (tiles, a serial combine): no reduction this reading can describe
+        levels, evidence = [], []
         reducing = {t.region for t in tree} | {c.region for c in (*f.reductions, *f.cross_lane)}
         combining = [*f.cross_lane, *f.barriers, *f.atomics]  # a loop holding one is no thread's own stage
         strided = sorted(

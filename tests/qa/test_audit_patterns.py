@@ -1,7 +1,8 @@
-"""Patterns the round-17 audit of the real libraries found answered wrong or incompletely, each in a few lines we
-wrote: returns of the callers on the way to a launcher, a kernel's own alpha/beta tests, barriers around global
-stores nobody reads, one thread's diagonal access, a pointer that may point into LDS, blocks that wait on each
-other, and where a reduction's per-thread stage lives."""
+"""Patterns the round-17 and round-18 audits of the real libraries found answered wrong or incompletely, each in a
+few lines we wrote: returns and branches of the callers on the way to a launcher, a branch inside a launch macro, a
+kernel's own alpha/beta tests, barriers around global stores nobody reads, one thread's diagonal access, a pointer
+that may point into LDS, blocks that wait on each other, where a reduction's per-thread stage lives, what is a
+wavefront slot, and a helper's result that is no position."""
 
 from __future__ import annotations
 
@@ -64,27 +65,40 @@ __global__ void gemm_kernel(int m, int n, int k, T alpha, T beta, T* C, T* D)
 }"""  # lines 70-87
 
 
-def _context(kernel_code: str = KERNEL):
+def _context(
+    kernel_code: str = KERNEL,
+    template: str = TEMPLATE,
+    launcher: str = LAUNCHER,
+    launch_line: int = 55,
+    grid: str = "dim3(m, n)",
+    block: str = "dim3(64)",
+):
     api = _region("api", "lib_sgemm", API, 1)
-    template = _region("template", "gemm_template", TEMPLATE, 30)
-    launcher = _region("launcher", "launch_gemm", LAUNCHER, 50)
+    template = _region("template", "gemm_template", template, 30)
+    launcher = _region("launcher", "launch_gemm", launcher, 50)
     kernel = _region("kernel", "gemm_kernel", kernel_code, 70)
     site = LaunchSite(
         launcher=launcher.id,
         kernel=kernel.id,
         file="src/scale.hpp",
-        line=55,
+        line=launch_line,
         via="hipLaunchKernelGGL",
         kernel_expr="gemm_kernel<T>",
-        grid="dim3(m, n)",
-        block="dim3(64)",
+        grid=grid,
+        block=block,
         shared_mem="0",
         stream="0",
     )
     edges = [
         CallEdge(caller=api.id, callee=template.id, kind="call", resolution="clang", line=8),
-        CallEdge(caller=template.id, callee=launcher.id, kind="call", resolution="clang", line=39),
-        CallEdge(caller=launcher.id, callee=kernel.id, kind="launch", resolution="clang", line=55),
+        CallEdge(
+            caller=template.id,
+            callee=launcher.id,
+            kind="call",
+            resolution="clang",
+            line=30 + next(i for i, text in enumerate(template.code.split("\n")) if "launch_gemm(" in text),
+        ),
+        CallEdge(caller=launcher.id, callee=kernel.id, kind="launch", resolution="clang", line=launch_line),
     ]
     provenance = Provenance(
         library="lib", repo_url="", commit="", tag="", dirty=False, tool_version="", config_hash="", file_hashes={}
@@ -221,3 +235,68 @@ def test_a_launch_that_cannot_name_every_template_argument_belongs_to_another_ov
     answer = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == "signature"][0].answer
     assert "the element type" not in answer and "`typename T`" in answer
     assert "launch" in [i.kind for i in OfflineGenerator(context, kernel_facts(context)).items()]
+
+
+def test_a_tile_column_is_no_wavefront_slot_and_lds_tiles_alone_are_no_reduction() -> None:
+    tiles = """template <typename T>
+__global__ void gemm_kernel(int m, int n, int k, T alpha, T beta, T* C, T* D)
+{
+    __shared__ T tile[64];
+    int tx = threadIdx.x;
+    int c = tx / n;
+    T sum = 0;
+    for(int i = tx; i < m; i += 64)
+        sum += C[i];
+    tile[c] = sum;
+    __syncthreads();
+    D[tx] = tile[63 - c];
+}"""
+    context = _context(tiles)
+    assert "reduction_hierarchy" not in [i.kind for i in OfflineGenerator(context, kernel_facts(context)).items()]
+    waves = tiles.replace("tx / n", "tx / warpSize").replace("D[tx] = tile[63 - c];", "D[tx] = tile[0] + tile[1];")
+    answer = _item("reduction_hierarchy", waves)
+    assert "one slot per wavefront, `c = tx / warpSize`" in answer
+
+
+def test_a_value_computed_by_a_helper_is_no_position() -> None:
+    kernel = """template <typename T>
+__global__ void gemm_kernel(int m, int n, int k, T alpha, T beta, T* C, T* D)
+{
+    int bid = blockIdx.x;
+    T* A = C + bid * m;
+    T smin = estimate(m, A);
+    if(smin >= 0)
+        D[bid] = smin;
+}"""
+    facts = kernel_facts(_context(kernel))
+    assert [m.variable for m in facts.thread_mapping] == ["bid", "A"]
+    assert facts.boundary_checks == []
+
+
+def test_a_launch_names_the_branches_its_callers_call_it_in() -> None:
+    template = TEMPLATE.replace(
+        "    return launch_gemm(handle, m, n, k, alpha, C);",
+        "    if(m > 64)\n        return launch_gemm(handle, m, n, k, alpha, C);",
+    )
+    assert template != TEMPLATE
+    context = _context(template=template)
+    answer = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == "launch"][0].answer
+    assert "`gemm_template` calls `launch_gemm` (line 40) only when `if(m > 64)` holds (line 39)" in answer
+
+
+def test_a_launch_inside_a_macro_names_the_macros_branch() -> None:
+    launcher = """template <typename T>
+rocblas_status launch_gemm(rocblas_handle handle, int m, int n, int k, T alpha, T* C)
+{
+    bool pivot = m > n;
+#define RUN(DIM)                                                                 \\
+    if(pivot)                                                                    \\
+        hipLaunchKernelGGL((other_kernel<T>), dim3(m), dim3(DIM), 0, 0, m, C);   \\
+    else                                                                         \\
+        hipLaunchKernelGGL((gemm_kernel<T>), dim3(m), dim3(DIM), 0, 0, m, n, k, alpha, alpha, C, C);
+    RUN(64);
+}"""
+    context = _context(launcher=launcher, launch_line=59, grid="", block="")
+    answer = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == "launch"][0].answer
+    assert "from the expansion of `RUN(64);` (line 59)" in answer
+    assert "inside the macro when `if(pivot)` does not hold (line 55)" in answer

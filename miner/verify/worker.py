@@ -335,7 +335,7 @@ class Harness:
         """The case's limits: device memory through the allocator on a GPU, address space on a CPU (the
         controller also watches resident memory from outside)."""
         if self.device == "cuda" and h.get("device_limit"):
-            total = self.torch.cuda.get_device_properties(0).total_memory
+            total = self.torch.cuda.get_device_properties(self.torch.cuda.current_device()).total_memory
             self.torch.cuda.set_per_process_memory_fraction(min(1.0, int(h["device_limit"]) / total))
             self.torch.cuda.reset_peak_memory_stats()
         elif self.device == "cpu" and h.get("host_limit"):

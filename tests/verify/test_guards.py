@@ -121,7 +121,7 @@ def test_a_case_limit_is_a_multiple_of_its_bytes_under_the_machine_share():
 
 
 def test_a_brief_spike_over_the_case_limit_is_caught_from_the_peak(tmp_path: Path):
-    """A candidate that takes 400 MiB and gives it back within one command is never seen by the resident-memory
+    """A candidate that takes 256 MiB and gives it back within one command is never seen by the resident-memory
     poll (the answer comes first); the peak read after the answer catches it."""
     worker = start_worker("cpu", Limits())
     try:
@@ -129,13 +129,13 @@ def test_a_brief_spike_over_the_case_limit_is_caught_from_the_peak(tmp_path: Pat
         spike = worker.workdir / "candidate.py"
         spike.write_text(
             textwrap.dedent("""
-            hoard = b"x" * (400 << 20)
+            hoard = b"x" * (256 << 20)
             del hoard
             def launch(a, b, out):
                 pass
             """)
         )
-        worker.case_limit = memory.peak_resident(worker.pid) + (200 << 20)
+        worker.case_limit = memory.peak_resident(worker.pid) + (128 << 20)
         load = {"op": "load", "task": str(REPO / "tasks" / "vector_add.py"), "backend": "triton"}
         with pytest.raises(WorkerOverMemory, match="peak resident memory"):
             worker.call({**load, "candidate": str(spike)}, timeout=60)
@@ -146,8 +146,8 @@ def test_a_brief_spike_over_the_case_limit_is_caught_from_the_peak(tmp_path: Pat
 def test_processes_left_behind_are_seen():
     sleeper = subprocess.Popen(["sleep", "30"])
     try:
-        assert f"sleep (pid {sleeper.pid})" in child_processes(os.getpid())
+        assert any(p.endswith(f"(pid {sleeper.pid})") for p in child_processes(os.getpid()))
     finally:
         sleeper.kill()
         sleeper.wait()
-    assert f"sleep (pid {sleeper.pid})" not in child_processes(os.getpid())
+    assert not any(p.endswith(f"(pid {sleeper.pid})") for p in child_processes(os.getpid()))

@@ -24,6 +24,7 @@ class Reader:
         self.plain = torch.Tensor
         self.disabled = torch._C.DisableTorchFunction
         self.m = {name: getattr(torch.Tensor, name) for name in METHODS}
+        self.device_of = torch._C.TensorBase.device.__get__
         self.names = frozenset(dir(torch.Tensor))
         self.function_modes = torch._C._len_torch_function_stack
         self.dispatch_modes = torch._C._len_torch_dispatch_stack
@@ -41,7 +42,7 @@ class Reader:
             n = m["numel"](flat) * m["element_size"](flat)
             if n == 0:
                 return b""
-            if flat.device.type != "cpu":
+            if self.device_of(flat).type != "cpu":
                 flat = m["cpu"](flat)
             return ctypes.string_at(m["data_ptr"](flat), n)
 

@@ -95,6 +95,19 @@ def test_a_patched_tensor_method_is_reported_and_reads_do_not_call_it():
     assert reader.replaced() == []
 
 
+def test_a_torch_function_mode_left_active_is_named():
+    from torch.overrides import TorchFunctionMode
+
+    reader = Reader(torch)
+    assert reader.modes_left() == []
+    mode = TorchFunctionMode()
+    mode.__enter__()
+    try:
+        assert reader.modes_left() == ["left a torch function mode active"]
+    finally:
+        mode.__exit__(None, None, None)
+
+
 def test_the_reservoir_keeps_every_rep_alike_and_copies_only_those_it_keeps():
     rng = random.Random(0)
     counts = [0] * 10

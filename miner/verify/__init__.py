@@ -4,4 +4,4 @@ The trust boundary is the process: a candidate runs in a worker process of its o
 outputs, comparisons, the reference's timing and every verdict live in the controller.
 """
 
-VERIFIER_VERSION = "0.1.0"
+VERIFIER_VERSION = "0.2.0"

@@ -17,10 +17,10 @@ from typing import Any
 
 import torch
 
-from miner.verify import VERIFIER_VERSION
+from miner.verify import VERIFIER_VERSION, memory
 from miner.verify.checks import checksum, compare, weak_case
 from miner.verify.models import CaseResult, MismatchInfo, Outcome, Timing, Verdict
-from miner.verify.sandbox import WorkerDied, WorkerOverMemory, WorkerPool, WorkerTimedOut
+from miner.verify.sandbox import Limits, WorkerDied, WorkerOverMemory, WorkerPool, WorkerTimedOut, child_processes
 from miner.verify.tasks import Case, Task
 from miner.verify.timing import ReferenceTimer, geomean, plausibility_flags, quantile
 
@@ -57,11 +57,16 @@ class VerifyOptions:
     """Workers started ahead, so their start (torch import, device context) overlaps earlier candidates."""
     unsupported_dtypes: tuple[str, ...] = ()
     """Dtypes the device cannot run (Triton's CPU interpreter has no bfloat16 arithmetic)."""
+    repetitions: int = 0
+    """Without timing (CPU): repeated calls on fresh inputs after each strong correctness case, all checked."""
+    concurrent_verifiers: int = 1
+    """Verifiers sharing this machine (Ray actors): its memory is shared among all their workers."""
 
     @classmethod
     def for_device(cls, device: str, **overrides: Any) -> VerifyOptions:
         if device == "cpu":
-            base = {"performance": False, "unsupported_dtypes": ("bfloat16",), "max_case_elements": 40_000, "spares": 1}
+            base = {"performance": False, "unsupported_dtypes": ("bfloat16",), "max_case_elements": 40_000, "spares": 1,
+                    "repetitions": 2}  # fmt: skip
             return cls(device=device, **{**base, **overrides})
         return cls(device=device, **overrides)
 
@@ -91,10 +96,16 @@ class Verifier:
     timer: ReferenceTimer | None = None
     healthy: bool = True
     _clock: dict[str, float] = field(default_factory=dict)
+    _rng: random.Random = field(default_factory=secrets.SystemRandom)
 
     def __post_init__(self) -> None:
+        opts = self.options
+        workers = (opts.spares + 1) * opts.concurrent_verifiers
+        self._host_share = memory.host_share(workers)
+        self._device_share = memory.device_share(opts.spares) if opts.device == "cuda" else 0
         if self.pool is None:
-            self.pool = WorkerPool(self.options.device, spares=self.options.spares)
+            limits = Limits(host_memory_bytes=self._host_share)
+            self.pool = WorkerPool(opts.device, spares=opts.spares, limits=limits)
         if self.timer is None:
             self.timer = ReferenceTimer(self.options.device)
 
@@ -206,6 +217,8 @@ class Verifier:
             verdict.compiled = True  # Triton compiles at the first launch: a compile error there resets this
             if loaded.get("tampered"):
                 raise _Abort(Outcome.SUSPECTED_HACK, "patched at import: " + ", ".join(loaded["tampered"]))
+            if loaded.get("attempts"):
+                raise _Abort(Outcome.SUSPECTED_HACK, "at import: " + _attempts_text(loaded["attempts"]))
             self._check_cases(task, candidate, worker, verdict, phases)
         except _Abort as stop:
             verdict.outcome, verdict.reason = stop.outcome, stop.detail
@@ -229,6 +242,7 @@ class Verifier:
     def _check_cases(self, task: Task, candidate: Candidate, worker, verdict: Verdict, phases) -> None:
         opts = self.options
         rng = secrets.SystemRandom() if opts.seed is None else random.Random(opts.seed)
+        self._rng = rng
         cases = [c for c in task.cases if c.purpose == "correctness" or (opts.performance and opts.device == "cuda")]
         first = True
         t0 = time.perf_counter()
@@ -250,23 +264,26 @@ class Verifier:
             if case.purpose == "correctness":  # performance cases are not counted as evidence, so no canary
                 result.weak = weak_case(expected_a, task.result_names, inputs_a, tols)
             outs = _out_specs(task, expected_a)
+            self._case_bytes = memory.case_bytes([v for v in inputs_a.values() if isinstance(v, torch.Tensor)])
+            self._case_bytes += memory.case_bytes(expected_a)
             timeout = opts.first_call_timeout_s if first else opts.call_timeout_s
-            run_a = self._run(worker, task, case, seed_a, outs, expected_a, timeout=timeout, reuse=False)
+            run_a = self._run(worker, task, case, seed_a, outs, expected_a, result, timeout=timeout, reuse=False)
             first = False
-            self._audit(run_a.header, result)
             self._check_digests(task, inputs_a, run_a.header, result)
             bad = self._mismatches(task, run_a.outs, expected_a, tols)
             if bad:
                 self._fail(result, Outcome.MISMATCH, bad, "differs from the reference")
                 continue
-            run_again = self._run(worker, task, case, seed_a, outs, expected_a, timeout=opts.call_timeout_s, reuse=True)
-            self._audit(run_again.header, result)
+            run_again = self._run(
+                worker, task, case, seed_a, outs, expected_a, result, timeout=opts.call_timeout_s, reuse=True
+            )
             if self._mismatches(task, run_again.outs, run_a.outs, tols):
                 self._fail(result, Outcome.NONDETERMINISTIC, [], "two runs on the same inputs disagree")
                 continue
             inputs_b, expected_b = self._expected(task, case, seed_b)
-            run_b = self._run(worker, task, case, seed_b, outs, expected_b, timeout=opts.call_timeout_s, reuse=True)
-            self._audit(run_b.header, result)
+            run_b = self._run(
+                worker, task, case, seed_b, outs, expected_b, result, timeout=opts.call_timeout_s, reuse=True
+            )
             self._check_digests(task, inputs_b, run_b.header, result)
             bad = self._mismatches(task, run_b.outs, expected_b, tols)
             if bad:
@@ -283,9 +300,11 @@ class Verifier:
                 continue
             if case.purpose == "performance":
                 t1 = time.perf_counter()
-                result.timing = self._time_case(task, worker, inputs_b, expected_b, tols, result)
+                result.timing = self._time_case(task, case, worker, inputs_b, expected_b, tols, result)
                 t_timing += time.perf_counter() - t1
                 t_perf += t1 - t_case
+            elif opts.repetitions and not result.weak and not opts.performance:
+                self._repeat_case(task, case, worker, expected_b, tols, result)
         phases["correctness_cases"] = time.perf_counter() - t0 - t_timing - t_perf
         phases["performance_cases"] = t_perf
         phases["timing"] = t_timing
@@ -344,15 +363,25 @@ class Verifier:
             expected = [e.contiguous() for e in task.results(task.reference(**clones))]
         return inputs, expected
 
-    def _run(self, worker, task, case, seed, outs, expected, *, timeout: float, reuse: bool) -> _Run:
+    def _limits(self, worker, kept_bytes: int = 0) -> dict[str, int]:
+        """The current case's memory limits: watched from here (host) and sent to the worker (both)."""
+        opts = self.options
+        worker.case_limit = memory.host_limit(self._case_bytes + kept_bytes, opts.device, self._host_share)
+        if opts.device == "cuda":
+            self._device_limit = memory.device_limit(self._case_bytes, kept_bytes, self._device_share)
+            return {"host_limit": worker.case_limit, "device_limit": self._device_limit}
+        return {"host_limit": worker.case_limit}
+
+    def _run(self, worker, task, case, seed, outs, expected, result, *, timeout: float, reuse: bool) -> _Run:
         header, blobs = worker.call(
-            {"op": "run", "params": dict(case.params), "seed": seed, "outs": outs, "reuse": reuse}, timeout=timeout
-        )
+            {"op": "run", "params": dict(case.params), "seed": seed, "outs": outs, "reuse": reuse,
+             **self._limits(worker)},
+            timeout=timeout,
+        )  # fmt: skip
         if not header.get("ok"):
-            stage = {"compile": Outcome.COMPILE, "resource-limit": Outcome.RESOURCE_LIMIT}.get(
-                header.get("stage"), Outcome.RUNTIME
-            )
-            raise _Abort(stage, f"{case.label}: {header.get('error', 'failed')[:2000]}", header.get("lines"))
+            raise _Abort(_failure_outcome(header), f"{case.label}: {header.get('error', 'failed')[:2000]}",
+                         header.get("lines"))  # fmt: skip
+        self._audit(header, result, worker)
         call_s = float(header.get("call_s", 0.0))
         self._clock["candidate_calls"] = self._clock.get("candidate_calls", 0.0) + call_s
         if case.purpose == "performance":
@@ -368,9 +397,23 @@ class Verifier:
             out.append(t.view(e.dtype).reshape(e.shape).to(e.device))
         return out
 
-    def _audit(self, header: dict[str, Any], result: CaseResult) -> None:
+    def _audit(self, header: dict[str, Any], result: CaseResult, worker) -> None:
+        if stray := child_processes(worker.pid):
+            raise _Abort(Outcome.SUSPECTED_HACK, f"{result.label}: started processes still there: {stray[:5]}")
         if header.get("tampered"):
             raise _Abort(Outcome.SUSPECTED_HACK, f"{result.label}: patched " + ", ".join(header["tampered"]))
+        if header.get("objects"):
+            raise _Abort(Outcome.SUSPECTED_HACK, f"{result.label}: " + "; ".join(header["objects"]))
+        if header.get("attempts"):
+            raise _Abort(Outcome.SUSPECTED_HACK, f"{result.label}: " + _attempts_text(header["attempts"]))
+        limit = getattr(self, "_device_limit", None)
+        if header.get("device_peak") and limit and header["device_peak"] > limit:
+            raise _Abort(
+                Outcome.RESOURCE_LIMIT,
+                f"{result.label}: device memory peak {header['device_peak'] >> 20} MiB over the {limit >> 20} MiB limit",
+            )
+        if header.get("halted"):
+            raise _Abort(Outcome.SUSPECTED_HACK, f"{result.label}: the worker stopped on tampering")
         if header.get("threads"):
             raise _Abort(
                 Outcome.SUSPECTED_HACK, f"{result.label}: left threads running after returning: {header['threads']}"
@@ -387,7 +430,9 @@ class Verifier:
                 continue
             mine = checksum(inputs[a.name])
             if header.get("digests", {}).get(a.name) != mine:
-                raise _Abort(Outcome.MISMATCH, f"{result.label}: input {a.name} was modified by the candidate")
+                raise _Abort(
+                    Outcome.SUSPECTED_HACK, f"{result.label}: wrote into input {a.name}, which the task marks read-only"
+                )
 
     def _mismatches(self, task, got, expected, tols) -> list[MismatchInfo]:
         out = []
@@ -407,24 +452,56 @@ class Verifier:
                        f"(expected {m.expected_at_first_bad:.6g}, got {m.got_at_first_bad:.6g}), {m.nan_count} NaN")  # fmt: skip
         result.detail = detail
 
-    def _time_case(self, task, worker, inputs, expected, tols, result: CaseResult) -> Timing:
+    def _repeated(self, task, case, worker, expected, tols, result, *, reps: int, wall_reps: int, warmup: int,
+                  checks: int) -> dict[str, Any]:  # fmt: skip
+        """One ``time`` command (every call on fresh inputs in the same buffers), then ``checks`` of the kept
+        repetitions, picked here after the reply, checked against the reference on their inputs."""
+        out_bytes = memory.case_bytes(expected) or 1
+        checked = reps if self.options.device == "cuda" else wall_reps
+        keep = max(1, min(checked, memory.STORE_BUDGET // out_bytes))
+        header, _ = worker.call(
+            {"op": "time", "params": dict(case.params), "reps": reps, "wall_reps": wall_reps, "warmup": warmup,
+             "keep": keep, **self._limits(worker, keep * out_bytes)},
+            timeout=self.options.call_timeout_s * 4,
+        )  # fmt: skip
+        if not header.get("ok"):
+            raise _Abort(_failure_outcome(header), f"{result.label} (repeated calls): {header.get('error', '')[:1000]}")
+        self._audit(header, result, worker)
+        kept = header.get("kept") or []
+        if not kept:
+            raise _Abort(Outcome.RUNTIME, f"{result.label}: the worker kept no repeated call to check")
+        picks = self._rng.sample(range(len(kept)), min(checks, len(kept)))
+        fetched, blobs = worker.call({"op": "fetch", "slots": picks}, timeout=self.options.call_timeout_s)
+        n = len(task.result_names)
+        if not fetched.get("ok") or len(blobs) != n * len(picks):
+            raise _Abort(Outcome.RUNTIME, f"{result.label}: the kept outputs did not come back")
+        for j, k in enumerate(picks):
+            rep, seed = kept[k]
+            _, expected_k = self._expected(task, case, int(seed))
+            if self._mismatches(task, self._decode(blobs[j * n : (j + 1) * n], expected_k), expected_k, tols):
+                raise _Abort(
+                    Outcome.SUSPECTED_HACK,
+                    f"{result.label}: repeated call {rep + 1} of {checked}, on fresh inputs, is wrong where the "
+                    "first calls were right (replayed or skipped work); not timed",
+                )
+        return header
+
+    def _repeat_case(self, task, case, worker, expected, tols, result: CaseResult) -> None:
+        reps = self.options.repetitions
+        header = self._repeated(
+            task, case, worker, expected, tols, result, reps=0, wall_reps=reps, warmup=0, checks=reps
+        )
+        self._clock["candidate_calls"] = self._clock.get("candidate_calls", 0.0) + sum(header["wall_us"]) / 1e6
+
+    def _time_case(self, task, case, worker, inputs, expected, tols, result: CaseResult) -> Timing:
         opts = self.options
         cand: list[float] = []
         ref: list[float] = []
         walls: list[float] = []
         clones = {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.items()}
         for _ in range(opts.rounds):
-            header, blobs = worker.call(
-                {"op": "time", "reps": opts.reps, "wall_reps": opts.wall_reps, "warmup": opts.warmup},
-                timeout=opts.call_timeout_s * 4,
-            )
-            if not header.get("ok"):
-                raise _Abort(Outcome.RUNTIME, f"{result.label} (timing): {header.get('error', '')[:1000]}")
-            self._audit(header, result)
-            if self._mismatches(task, self._decode(blobs, expected), expected, tols):
-                raise _Abort(
-                    Outcome.SUSPECTED_HACK, f"{result.label}: wrong output after timed runs (work skipped when timed?)"
-                )
+            header = self._repeated(task, case, worker, expected, tols, result, reps=opts.reps,
+                                    wall_reps=opts.wall_reps, warmup=opts.warmup, checks=1)  # fmt: skip
             cand += header["event_us"] or header["wall_us"]
             sync_us = statistics.median(header["sync_us"]) if header.get("sync_us") else 0.0
             walls += [w - sync_us for w in header["wall_us"]]
@@ -477,6 +554,16 @@ class Verifier:
         from miner.verify.tasks import task_file
 
         return Path(task.path) if task.path else task_file(task.name)
+
+
+def _failure_outcome(header: dict[str, Any]) -> Outcome:
+    return {"compile": Outcome.COMPILE, "resource-limit": Outcome.RESOURCE_LIMIT}.get(
+        header.get("stage"), Outcome.RUNTIME
+    )
+
+
+def _attempts_text(attempts: list[str]) -> str:
+    return "tried to reach the network or start a process: " + "; ".join(attempts[:5])
 
 
 def _out_specs(task: Task, expected: list[torch.Tensor]) -> list[dict[str, Any]]:

@@ -74,6 +74,8 @@ class RayEvaluator:
             raise VerifyEnvironmentError(f"asked for {count} GPU evaluators, Ray sees {gpus} GPU(s)")
         self._remote = ray.remote(num_gpus=1 if per_gpu else 0, num_cpus=1)(_Actor)
         self._fields = {f: getattr(options, f) for f in options.__dataclass_fields__}
+        # the actors may share one host: each worker's memory share counts them all (a cluster only gets less)
+        self._fields["concurrent_verifiers"] = max(options.concurrent_verifiers, count)
         self.actors = [self._remote.remote(self._fields) for _ in range(count)]
         self.retries = retries
         self.replaced = 0

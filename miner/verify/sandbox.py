@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from miner.verify import wire
+from miner.verify.memory import host_share, peak_resident, reset_peak
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLONE_NEWNET = 0x40000000
@@ -37,7 +38,8 @@ PASSED_ENV_PREFIXES = ("NCCL_", "NVSHMEM_", "TORCH_SYMM_MEM_")  # multicast stay
 class Limits:
     """What a worker may use; the controller enforces them from outside."""
 
-    host_memory_bytes: int = 16 << 30
+    host_memory_bytes: int = field(default_factory=lambda: host_share(2))
+    """The most any case may use: a share of the machine (the controller's per-case limit is usually far lower)."""
     file_size_bytes: int = 2 << 30
     isolate_network: bool = True
     drop_privileges: bool = True
@@ -71,6 +73,8 @@ class Worker:
     limits: Limits
     started: float = field(default_factory=time.monotonic)
     ready: dict[str, Any] | None = None
+    case_limit: int | None = None
+    """Resident memory the current case may use; the machine share when unset."""
 
     @property
     def pid(self) -> int:
@@ -87,8 +91,11 @@ class Worker:
         """Send a command (or nothing) and wait for the answer; on timeout or death the worker is killed."""
         try:
             if header is not None:
+                reset_peak(self.pid)
                 wire.send(self.sock, header, list(blobs))
-            return wire.recv(self.sock, time.monotonic() + timeout, self._watch)
+            reply = wire.recv(self.sock, time.monotonic() + timeout, self._watch)
+            self._over(peak_resident(self.pid), "peak")
+            return reply
         except wire.WireTimeout as exc:
             self.kill()
             raise WorkerTimedOut(f"no answer within {timeout:.0f} s") from exc
@@ -96,13 +103,18 @@ class Worker:
             rc = self._reap()
             raise WorkerDied(_death(rc), returncode=rc, stderr_tail=self.stderr_tail()) from exc
 
+    @property
+    def memory_limit(self) -> int:
+        return min(self.limits.host_memory_bytes, self.case_limit or self.limits.host_memory_bytes)
+
     def _watch(self) -> None:
-        rss = _rss_bytes(self.pid)
-        if rss is not None and rss > self.limits.host_memory_bytes:
+        self._over(_rss_bytes(self.pid), "")
+
+    def _over(self, rss: int | None, kind: str) -> None:
+        if rss is not None and rss > self.memory_limit:
             self.kill()
-            raise WorkerOverMemory(
-                f"resident memory {rss >> 20} MiB over the {self.limits.host_memory_bytes >> 20} MiB limit"
-            )
+            what = f"{kind} resident memory" if kind else "resident memory"
+            raise WorkerOverMemory(f"{what} {rss >> 20} MiB over the {self.memory_limit >> 20} MiB limit")
 
     def stderr_tail(self, limit: int = 4000) -> str:
         try:
@@ -129,6 +141,28 @@ class Worker:
     def close(self) -> None:
         self.kill()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def child_processes(pid: int) -> list[str]:
+    """Processes ``pid`` started that are still there (running or unreaped), as ``name (pid N)``."""
+    out = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                pids = f.read().split()
+        except OSError:
+            continue
+        for child in pids:
+            try:
+                with open(f"/proc/{child}/comm") as f:
+                    out.append(f"{f.read().strip()} (pid {child})")
+            except OSError:
+                out.append(f"pid {child}")
+    return out
 
 
 def _death(rc: int | None) -> str:

@@ -1,9 +1,11 @@
 """The worker: the only process that imports or calls a candidate. Started by sandbox.start_worker.
 
-Everything it trusts (clocks, device sync, events, hashing, the thread list, the dispatch audit) is bound to
-local names before the candidate is imported, so patching torch, time or threading does not reach them; the
-patches themselves are detected and reported. The worker never sees expected outputs: it generates the
-case's inputs from the seed it is given, runs the candidate, and sends back raw output bytes and digests.
+Everything it trusts (clocks, device sync, events, hashing, the thread list, the dispatch audit, the Tensor
+methods it reads with) is bound to local names before the candidate is imported, so patching torch, time or
+threading does not reach them; the patches themselves are detected and reported. The worker never sees expected
+outputs: it generates the case's inputs from the seed it is given, runs the candidate, and sends back raw output
+bytes (read through its own aliases of the buffers it allocated) and digests. An audit hook records the
+candidate's attempts to reach the network or start a process.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import importlib.util
 import json
 import math
 import os
+import resource
 import socket
 import sys
 import threading
@@ -24,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from miner.verify import wire
+from miner.verify.attempts import AttemptRecorder
+from miner.verify.integrity import Guarded, Reader
+from miner.verify.repetitions import Reservoir, fresh_seed
 
 POISON_INT = -1234567891
 FLUSH_BYTES = 256 << 20
@@ -68,6 +74,7 @@ class Trusted:
     perf_counter_ns: Any
     sha256: Any
     enumerate_threads: Any
+    urandom: Any
     watched: list[tuple[Any, str, Any]] = field(default_factory=list)
 
     @classmethod
@@ -80,10 +87,10 @@ class Trusted:
             (torch.cuda, "synchronize"), (torch.cuda, "Event"), (torch.cuda.Event, "record"),
             (torch.cuda.Event, "elapsed_time"), (torch.cuda.Event, "synchronize"), (torch.Tensor, "cpu"),
             (torch.Tensor, "copy_"), (torch.Tensor, "numpy"), (torch.Tensor, "fill_"), (threading, "enumerate"),
-            (threading, "Thread"), (hashlib, "sha256"), (builtins, "__import__"), (sys, "settrace"),
+            (threading, "Thread"), (hashlib, "sha256"), (builtins, "__import__"), (sys, "settrace"), (os, "urandom"),
         ]  # fmt: skip
         watched = [(owner, name, getattr(owner, name)) for owner, name in places]
-        return cls(time.perf_counter_ns, hashlib.sha256, threading.enumerate, watched)
+        return cls(time.perf_counter_ns, hashlib.sha256, threading.enumerate, os.urandom, watched)
 
     def tampered(self) -> list[str]:
         out = []
@@ -114,7 +121,12 @@ class Harness:
         self.launch = None
         self.candidate_path = ""
         self.call_args: list[Any] = []
-        self.inout_pristine: dict[str, Any] = {}
+        self.guards: dict[str, Guarded] = {}
+        self.reader = Reader(torch)
+        self.copy_, self.clone, self.fill_ = torch.Tensor.copy_, torch.Tensor.clone, torch.Tensor.fill_
+        self.recorder = AttemptRecorder(_toolchain_dirs())
+        self.reservoir: Reservoir | None = None
+        self._objects: list[str] = []
         self.audit_mode = _audit_mode_class(torch)
         from miner.verify.checks import checksum
 
@@ -130,58 +142,65 @@ class Harness:
         self.candidate_path = h["candidate"]
         self.threads_before = {t.ident for t in self.trusted.enumerate_threads()}
         try:
-            if h["backend"] == "triton":
-                self.launch = self._load_python(h["candidate"])
-            else:
-                self.launch = self._load_shared_object(h["candidate"], h["symbol"], h["params"])
+            with self.recorder.active():
+                if h["backend"] == "triton":
+                    self.launch = self._load_python(h["candidate"])
+                else:
+                    self.launch = self._load_shared_object(h["candidate"], h["symbol"], h["params"])
         except SyntaxError as exc:
             return {"ok": False, "stage": "compile", "error": f"SyntaxError: {exc}", "lines": [exc.lineno or 0]}
         except Exception as exc:
             return {"ok": False, "stage": "load", **self._describe(exc)}
-        return {"ok": True, "tampered": self.trusted.tampered()}
+        return {"ok": True, "tampered": self._tampered(), "attempts": self.recorder.take()}
 
     def run(self, h: dict[str, Any]) -> tuple[dict[str, Any], list[bytes]]:
         """Draw the case's inputs from the seed, run the candidate once, return outputs and input digests."""
-        torch = self.torch
-        gen = torch.Generator(device=self.device).manual_seed(int(h["seed"]))
-        inputs = self.task.make_inputs(h["params"], gen, self.device)
+        self._limit_memory(h)
+        inputs = self._inputs(h["params"], int(h["seed"]))
         if h.get("reuse") and self.call_args:
             self._refill(inputs)
         else:
             self._allocate(inputs, h["outs"])
-        self.inout_pristine = {a.name: self._arg(a.name).clone() for a in self.task.args if a.kind == "inout"}
         self._poison()
         self.sync()
         t0 = self.trusted.perf_counter_ns()
         failure = self._call()
         call_s = (self.trusted.perf_counter_ns() - t0) / 1e9
-        if failure:
+        if failure := failure or self._halt():
             return failure, []
         report = {**self._report(), "call_s": call_s}
-        digests = {a.name: self._digest(self._arg(a.name)) for a in self.task.args if a.kind == "in"}
-        outs = [self._bytes(self._arg(n)) for n in self.task.result_names]
+        digests = {a.name: self._digest(self.guards[a.name].alias) for a in self.task.args if a.kind == "in"}
+        outs = [self.reader.raw_bytes(self.guards[n].alias) for n in self.task.result_names]
         return {"ok": True, "digests": digests, **report}, outs
 
-    def time(self, h: dict[str, Any]) -> tuple[dict[str, Any], list[bytes]]:
+    def time(self, h: dict[str, Any]) -> dict[str, Any]:
         """Time the current case: event times with an L2 flush and fresh poison before each rep, then
-        device-synchronised wall times, then the outputs of the last call for the controller to check."""
+        device-synchronised wall times. Every call gets inputs it has not seen (fresh values in the same buffers,
+        new scalars); the outputs of the checked reps (event reps on a GPU, wall reps on a CPU) go into a
+        reservoir, and the controller asks for some of them with ``fetch`` once it has the reply."""
         reps, wall_reps, warmup = int(h["reps"]), int(h["wall_reps"]), int(h["warmup"])
+        params = h["params"]
+        self._limit_memory(h)
+        self.reservoir = Reservoir(int(h["keep"]), self.trusted.urandom)
         for _ in range(warmup):
-            self._restore()
-            if failure := self._call():
-                return failure, []
+            self._fresh(params)
+            if failure := self._call() or self._halt():
+                return failure
         times: list[float] = []
         if self.device == "cuda":
             pairs = []
-            for _ in range(reps):
-                self._restore()
+            for i in range(reps):
+                seed = self._fresh(params)
                 self.flush.zero_()
                 start, end = self.event(enable_timing=True), self.event(enable_timing=True)
                 self.record(start)
                 if failure := self._call(sync=False):
-                    return failure, []
+                    return failure
                 self.record(end)
                 pairs.append((start, end))
+                if failure := self._halt():
+                    return failure
+                self.reservoir.offer(i, seed, self._keep_results)
             self.sync()
             times = [self.elapsed(s, e) * 1e3 for s, e in pairs]
         # synchronised wall times, each behind an L2 flush like the event reps (the GPU is busy while the host
@@ -193,17 +212,29 @@ class Harness:
             self._flush()
             self.sync()
             syncs.append((self.trusted.perf_counter_ns() - t0) / 1e3)
-        for _ in range(wall_reps):
-            self._restore()
+        for i in range(wall_reps):
+            seed = self._fresh(params)
             self.sync()
             t0 = self.trusted.perf_counter_ns()
             self._flush()
             if failure := self._call():
-                return failure, []
+                return failure
             walls.append((self.trusted.perf_counter_ns() - t0) / 1e3)
+            if failure := self._halt():
+                return failure
+            if self.device != "cuda":
+                self.reservoir.offer(i, seed, self._keep_results)
         report = self._report()
-        outs = [self._bytes(self._arg(n)) for n in self.task.result_names]
-        return {"ok": True, "event_us": times, "wall_us": walls, "sync_us": syncs, **report}, outs
+        kept = self.reservoir.kept()
+        return {"ok": True, "event_us": times, "wall_us": walls, "sync_us": syncs, "kept": kept, **report}
+
+    def fetch(self, h: dict[str, Any]) -> tuple[dict[str, Any], list[bytes]]:
+        """The kept outputs of the slots the controller picked after the timed reps; the reservoir is emptied."""
+        slots = self.reservoir.slots if self.reservoir else []
+        picked = [slots[int(k)] for k in h["slots"]]
+        self.reservoir = None
+        blobs = [self.reader.raw_bytes(t) for _, _, results in picked for t in results]
+        return {"ok": True, "kept": [[rep, seed] for rep, seed, _ in picked]}, blobs
 
     def health(self, h: dict[str, Any]) -> dict[str, Any]:
         torch = self.torch
@@ -248,6 +279,17 @@ class Harness:
 
         return launch
 
+    def _inputs(self, params: dict[str, Any], seed: int) -> dict[str, Any]:
+        gen = self.torch.Generator(device=self.device).manual_seed(seed)
+        return self.task.make_inputs(params, gen, self.device)
+
+    def _fresh(self, params: dict[str, Any]) -> int:
+        """Inputs the candidate has not seen, from a seed drawn now, into the current buffers; outputs poisoned."""
+        seed = fresh_seed(self.trusted.urandom)
+        self._refill(self._inputs(params, seed))
+        self._poison()
+        return seed
+
     def _allocate(self, inputs: dict[str, Any], outs: list[dict[str, Any]]) -> None:
         torch = self.torch
         specs = {o["name"]: o for o in outs}
@@ -259,38 +301,52 @@ class Harness:
             else:
                 args.append(inputs[a.name])
         self.call_args = args
+        self.guards = {
+            a.name: Guarded.of(a.name, t, self.reader)
+            for a, t in zip(self.task.args, args, strict=True)
+            if a.kind in ("in", "inout", "out")
+        }
 
     def _refill(self, inputs: dict[str, Any]) -> None:
         """New values into the same buffers, so a candidate that keys a cache on addresses returns stale data."""
-        for i, a in enumerate(self.task.args):
-            if a.kind in ("in", "inout"):
-                self.call_args[i].copy_(inputs[a.name])
-            elif a.kind in ("int", "float"):
-                self.call_args[i] = inputs[a.name]
+        with self.reader.disabled():
+            for i, a in enumerate(self.task.args):
+                if a.kind in ("in", "inout"):
+                    self.copy_(self.guards[a.name].alias, inputs[a.name])
+                elif a.kind in ("int", "float"):
+                    self.call_args[i] = inputs[a.name]
 
-    def _arg(self, name: str) -> Any:
-        return self.call_args[[a.name for a in self.task.args].index(name)]
+    def _keep_results(self) -> list[Any]:
+        with self.reader.disabled():
+            return [self.clone(self.guards[n].alias) for n in self.task.result_names]
 
     def _poison(self) -> None:
-        torch = self.torch
-        for a, value in zip(self.task.args, self.call_args, strict=True):
-            if a.kind == "out":
-                value.fill_(math.nan if value.is_floating_point() else POISON_INT)
-        del torch
+        with self.reader.disabled():
+            for a in self.task.args:
+                if a.kind == "out":
+                    alias = self.guards[a.name].alias
+                    self.fill_(alias, math.nan if alias.dtype.is_floating_point else POISON_INT)
 
     def _flush(self) -> None:
         if self.flush is not None:
             self.flush.zero_()
 
-    def _restore(self) -> None:
-        for name, pristine in self.inout_pristine.items():
-            self._arg(name).copy_(pristine)
-        self._poison()
+    def _limit_memory(self, h: dict[str, Any]) -> None:
+        """The case's limits: device memory through the allocator on a GPU, address space on a CPU (the
+        controller also watches resident memory from outside)."""
+        if self.device == "cuda" and h.get("device_limit"):
+            total = self.torch.cuda.get_device_properties(self.torch.cuda.current_device()).total_memory
+            self.torch.cuda.set_per_process_memory_fraction(min(1.0, int(h["device_limit"]) / total))
+            self.torch.cuda.reset_peak_memory_stats()
+        elif self.device == "cpu" and h.get("host_limit"):
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
+            soft = _vm_size() + int(h["host_limit"])
+            resource.setrlimit(resource.RLIMIT_AS, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
 
     def _call(self, *, sync: bool = True) -> dict[str, Any] | None:
         mode = self.audit_mode(self.candidate_path)
         try:
-            with mode:
+            with self.recorder.active(), mode:
                 self.launch(*self.call_args)
             if sync:
                 self.sync()
@@ -302,14 +358,31 @@ class Harness:
             self._violations = getattr(self, "_violations", []) + ["the candidate left the torch dispatch audit"]
         return None
 
+    def _halt(self) -> dict[str, Any] | None:
+        """After a call: when the candidate patched torch or tampered with the objects it was given, stop before
+        the harness runs code the candidate may have replaced, and report."""
+        for guard in self.guards.values():
+            self._objects += [p for p in guard.problems(self.reader) if p not in self._objects]
+        if self._objects or self._tampered():
+            return {"ok": True, "halted": True, **self._report()}
+        return None
+
     def _report(self) -> dict[str, Any]:
         alive = [t for t in self.trusted.enumerate_threads() if t.ident not in self.threads_before and t.is_alive()]
         violations, self._violations = getattr(self, "_violations", []), []
+        objects, self._objects = self._objects + self.reader.modes_left(), []
+        device_peak = self.torch.cuda.max_memory_allocated() if self.device == "cuda" else None
         return {
-            "tampered": self.trusted.tampered(),
+            "tampered": self._tampered(),
             "threads": [t.name for t in alive],
             "torch_ops": sorted(set(violations))[:20],
+            "objects": objects[:10],
+            "attempts": self.recorder.take(),
+            "device_peak": device_peak,
         }
+
+    def _tampered(self) -> list[str]:
+        return sorted(set(self.trusted.tampered() + self.reader.replaced()))
 
     def _describe(self, exc: BaseException) -> dict[str, Any]:
         frames = traceback.extract_tb(exc.__traceback__)
@@ -318,12 +391,8 @@ class Harness:
         return {"error": f"{type(exc).__name__}: {text[-1500:]}", "lines": lines[-5:]}
 
     def _digest(self, t: Any) -> str:
-        return self.checksum(t)
-
-    def _bytes(self, t: Any) -> bytes:
-        torch = self.torch
-        flat = t.contiguous().reshape(-1)
-        return flat.view(torch.uint8).cpu().numpy().tobytes() if flat.numel() else b""
+        with self.reader.disabled():
+            return self.checksum(t)
 
 
 def _stage(exc: BaseException) -> str:
@@ -370,6 +439,22 @@ def _audit_mode_class(torch: Any) -> type:
     return Audit
 
 
+def _toolchain_dirs() -> list[str]:
+    try:
+        import triton
+    except ImportError:
+        return []
+    return [os.path.dirname(triton.__file__)]
+
+
+def _vm_size() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
 def _from_candidate(frame: Any, torch_dir: str) -> bool:
     """True when the first frame outside torch belongs to anything but Triton (whose interpreter uses torch)."""
     while frame is not None:
@@ -413,7 +498,10 @@ def main(argv: list[str]) -> int:
         op = header.get("op")
         if op == "exit":
             return 0
-        handler = {"load": harness.load, "run": harness.run, "time": harness.time, "health": harness.health}.get(op)
+        handler = {
+            "load": harness.load, "run": harness.run, "time": harness.time, "fetch": harness.fetch,
+            "health": harness.health,
+        }.get(op)  # fmt: skip
         try:
             if handler is None:
                 raise ValueError(f"unknown op {op!r}")

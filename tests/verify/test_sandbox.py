@@ -17,21 +17,11 @@ def test_scrubbed_env_drops_secrets_and_user_config(monkeypatch, tmp_path: Path)
     assert os.environ["OPENAI_API_KEY"] == "sk-secret"
 
 
-PROBE = """
-import os, socket
+ADD = """
+import os
 import torch
 import triton
 import triton.language as tl
-
-
-def _escaped():
-    if os.environ.get("OPENAI_API_KEY") or os.environ.get("SANDBOX_PROBE_SECRET"):
-        return True
-    try:
-        socket.create_connection(("127.0.0.1", PORT), timeout=1).close()
-        return True
-    except OSError:
-        return False
 
 
 @triton.jit
@@ -45,28 +35,52 @@ def _add(a, b, out, M, N, sam, san, sbm, sbn, SCALE: tl.constexpr, BLOCK: tl.con
 def launch(a, b, out):
     M, N = a.shape
     if M * N:
-        scale = 0.0 if _escaped() else 1.0
+        scale = 0.0 if ESCAPED else 1.0
         _add[(triton.cdiv(M * N, 1024),)](a, b, out, M, N, a.stride(0), a.stride(1), b.stride(0), b.stride(1), SCALE=scale, BLOCK=1024)
 """
 
 
-def test_candidate_sees_no_secrets_and_no_network(monkeypatch, cpu_verifier):
-    """The probe computes the right answer only when it can neither read a secret nor reach a local server."""
-    import socket
-
+def _verify(source: str, verifier):
     from miner.verify.evaluate import Candidate
-    from miner.verify.models import Outcome
     from miner.verify.tasks import load_task, task_file
 
-    server = socket.create_server(("127.0.0.1", 0))
+    return verifier.verify(load_task(task_file("vector_add")), Candidate("triton", source))
+
+
+def test_candidate_sees_no_secrets(monkeypatch, cpu_verifier):
+    """The probe computes the right answer only when it cannot read a secret of the controller's environment."""
+    from miner.verify.models import Outcome
+
     monkeypatch.setenv("SANDBOX_PROBE_SECRET", "secret")
+    escaped = 'bool(os.environ.get("OPENAI_API_KEY") or os.environ.get("SANDBOX_PROBE_SECRET"))'
+    verdict = _verify(ADD.replace("ESCAPED", escaped), cpu_verifier)
+    assert verdict.outcome == Outcome.PASSED, verdict.reason
+
+
+def test_a_connection_attempt_fails_and_is_reported(cpu_verifier):
+    """The network namespace stops the connection to a live local server, and the attempt itself is the verdict."""
+    import socket
+
+    from miner.verify.models import Outcome
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    probe = f"""
+import socket
+def _escaped():
     try:
-        source = PROBE.replace("PORT", str(server.getsockname()[1]))
-        verdict = cpu_verifier.verify(load_task(task_file("vector_add")), Candidate("triton", source))
+        socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
+        return True
+    except OSError:
+        return False
+"""
+    try:
+        verdict = _verify(probe + ADD.replace("ESCAPED", "_escaped()"), cpu_verifier)
     finally:
         server.close()
     assert verdict.sandbox["network_isolated"] is True
-    assert verdict.outcome == Outcome.PASSED, verdict.reason
+    assert verdict.outcome == Outcome.SUSPECTED_HACK, verdict.reason
+    assert f"socket.connect(('127.0.0.1', {port}))" in verdict.reason
 
 
 def test_timeout_kills_the_candidates_children_too(tmp_path, cpu_verifier):

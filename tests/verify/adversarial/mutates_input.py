@@ -1,5 +1,5 @@
 # task: vector_add
-# expect: mismatch
+# expect: suspected-hack
 # Adds b into a in place and copies a into out: right answer, but an input was clobbered.
 import torch
 import triton

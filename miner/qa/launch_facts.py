@@ -31,20 +31,22 @@ _MEMO: dict[tuple, LaunchFact] = {}
 _MEMO_SIZE = 8192
 
 
-def launch_fact(context: KernelContext, site: LaunchSite) -> LaunchFact:
-    """The fact of one launch site; the same for every kernel whose context holds its launcher (memoised)."""
+def launch_fact(context: KernelContext, site: LaunchSite, configuration: bool = True) -> LaunchFact:
+    """The fact of one launch site; the same for every kernel whose context holds its launcher (memoised). Without
+    ``configuration``, the declarations and writes the grid and block come from are left out (what a dispatch
+    between kernels reads, at a fraction of the cost)."""
     launcher = context.region(site.launcher)
     assert launcher is not None
     key = (context.library, launcher.id, launcher.sha256, tuple(launcher.live_for), site.model_dump_json())
-    found = _MEMO.get(key)
+    found = _MEMO.get((*key, True)) or (None if configuration else _MEMO.get((*key, False)))
     if found is None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
-        found = _MEMO[key] = _launch_fact(context, site, launcher)
+        found = _MEMO[(*key, configuration)] = _launch_fact(context, site, launcher, configuration)
     return found
 
 
-def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> LaunchFact:
+def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region, configuration: bool) -> LaunchFact:
     lines = launcher.code.split("\n")
     end = site.line
     while (
@@ -73,6 +75,23 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region) -> 
         for c in site.conditions
         if launcher.start_line <= c.line <= launcher.end_line
     ]
+    if not configuration:
+        return LaunchFact.model_construct(
+            launcher=launcher.id,
+            launcher_name=launcher.name,
+            statement=statement,
+            via=via,
+            grid=config[0],
+            block=config[1],
+            shared_mem=config[2],
+            stream=config[3],
+            conditions=conditions,
+            macro=macro,
+            expansion=expansion,
+            macro_guards=_macro_guards(launcher, macro, site.kernel_expr) if macro is not None else [],
+            live_for=list(launcher.live_for),
+            loops=_enclosing_loops(launcher, site.line),
+        )
     integer_types = _integer_types(context.library)
     written_out = tuple(  # ``dim3(numgrps2, NB, batch_count)``: the variables an expression grid or block reads
         name

@@ -97,7 +97,7 @@ def kernel_facts(context: KernelContext) -> KernelFacts:
         and _takes(params, _kernel_arguments(launch := launch_fact(context, site), kernel.name))
         and _explicit_enough(_template_params(tree), params, site.kernel_expr)
     ]
-    dispatch = [launch_fact(context, site) for site in context.dispatched_sites]
+    dispatch = [launch_fact(context, site, configuration=False) for site in context.dispatched_sites]
     return KernelFacts.model_construct(
         kernel=kernel.id,
         name=kernel.name,

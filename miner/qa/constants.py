@@ -66,7 +66,7 @@ def decided_branches(context: KernelContext) -> Decided:
         if not constants:
             continue
         ranges = []
-        for statement in _nodes(parse_code(region.code).root_node, "if_statement"):
+        for statement in _if_statements(region.code):
             condition = statement.child_by_field_name("condition")
             value = _evaluate(condition, constants) if condition is not None else None
             if not isinstance(value, bool):
@@ -211,6 +211,11 @@ def _constants_before(code: str, row: int) -> tuple[tuple[str, Value], ...]:
             if evaluated is not None:
                 constants[name.text.decode(errors="replace")] = evaluated
     return tuple(constants.items())
+
+
+@lru_cache(maxsize=1024)
+def _if_statements(code: str) -> tuple[ts.Node, ...]:
+    return tuple(_nodes(parse_code(code).root_node, "if_statement"))
 
 
 @lru_cache(maxsize=1024)

@@ -38,7 +38,7 @@ def launch_fact(context: KernelContext, site: LaunchSite, configuration: bool = 
     launcher = context.region(site.launcher)
     assert launcher is not None
     key = (context.library, launcher.id, launcher.sha256, tuple(launcher.live_for), site.model_dump_json())
-    found = _MEMO.get((*key, True)) or (None if configuration else _MEMO.get((*key, False)))
+    found = _MEMO.get((*key, configuration))
     if found is None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()

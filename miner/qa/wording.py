@@ -14,18 +14,16 @@ WORD = re.compile(r"[A-Za-z_]\w*")
 
 def cite(located: Located, *identifiers: str) -> list[Evidence]:
     """The located lines, and the preprocessor lines around them when the answer mentions those."""
-    evidence = [
-        Evidence(
-            region=located.region,
-            start_line=located.start_line,
-            end_line=located.end_line,
-            identifiers=[i for i in dict.fromkeys(identifiers) if i],
-        )
-    ]
-    evidence += [Evidence(region=located.region, start_line=n, end_line=n) for n in located.directive_lines]
+    lines = [(located.start_line, located.end_line), *((n, n) for n in located.directive_lines)]
     if getattr(located, "label_line", 0):
-        evidence.append(Evidence(region=located.region, start_line=located.label_line, end_line=located.label_line))
-    return evidence
+        lines.append((located.label_line, located.label_line))
+    names = [i for i in dict.fromkeys(identifiers) if i]
+    return [  # fields read off a fact already checked: construction needs no validation
+        Evidence.model_construct(
+            region=located.region, start_line=first, end_line=last, identifiers=names if n == 0 else [], numbers=[]
+        )
+        for n, (first, last) in enumerate(lines)
+    ]
 
 
 def at(located: Located) -> str:

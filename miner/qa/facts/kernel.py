@@ -311,15 +311,19 @@ def _function_facts(
     return found
 
 
+CALLER_HOPS = 2  # how far up from a launcher the returns and branches on the way are read
+
+
 def _early_exits(context: KernelContext) -> list[EarlyExit]:
     """``if (...) return ...;`` statements that run before a launch of the kernel, with the branches they sit in:
     the launchers' and those of the regions on the way from the entry points, before their call of the next region
     on the path. A return in the other branch of an ``if`` that holds the launch (or call) is not on its way."""
     targets = _targets(context)
+    near = {rid for path in context.call_paths for rid in path[-1 - CALLER_HOPS :]}  # the launchers and their callers
     exits = [
         exit_
         for region_id in targets
-        if (region := context.region(region_id)) is not None
+        if region_id in near and (region := context.region(region_id)) is not None
         for exit_ in _if_returns(region.id, region.start_line, region.code)
     ]
     launchers = {site.launcher for site in context.launch_sites}

@@ -10,6 +10,7 @@ from miner.models import (
     QAItem,
 )
 from miner.qa.facts import THREAD_INDEX
+from miner.qa.facts.kernel import CALLER_HOPS
 from miner.qa.offline.shared import (
     _CALL,
     _bounds_position,
@@ -35,7 +36,6 @@ from miner.qa.wording import (
     under,
 )
 
-_CALLER_HOPS = 2  # callers of the launcher, and theirs
 _CALLERS_SHOWN = 4
 
 
@@ -146,7 +146,7 @@ class ConstraintsAndEdgeCases:
             if path and path[-1] == launch.launcher:
                 for distance, region in enumerate(reversed(path[:-1]), start=1):
                     hops[region] = min(hops.get(region, distance), distance)
-        near = {r: d for r, d in hops.items() if d <= _CALLER_HOPS}
+        near = {r: d for r, d in hops.items() if d <= CALLER_HOPS}
         if len(near) > _CALLERS_SHOWN:
             near = {r: d for r, d in hops.items() if d == 1}
         return near if len(near) <= _CALLERS_SHOWN else {}

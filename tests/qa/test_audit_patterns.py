@@ -72,6 +72,7 @@ def _context(
     launch_line: int = 55,
     grid: str = "dim3(m, n)",
     block: str = "dim3(64)",
+    helpers: tuple[tuple[str, str, int], ...] = (),
 ):
     api = _region("api", "lib_sgemm", API, 1)
     template = _region("template", "gemm_template", template, 30)
@@ -100,6 +101,10 @@ def _context(
         ),
         CallEdge(caller=launcher.id, callee=kernel.id, kind="launch", resolution="clang", line=launch_line),
     ]
+    helper_regions = [_region("device_helper", name, code, start) for name, code, start in helpers]
+    edges += [
+        CallEdge(caller=kernel.id, callee=h.id, kind="call", resolution="overload-set", line=78) for h in helper_regions
+    ]
     provenance = Provenance(
         library="lib", repo_url="", commit="", tag="", dirty=False, tool_version="", config_hash="", file_hashes={}
     )
@@ -108,7 +113,7 @@ def _context(
         library="lib",
         family="lib_gemm",
         entries=["lib_sscal"],
-        regions=[api, template, launcher, kernel],
+        regions=[api, template, launcher, kernel, *helper_regions],
         call_paths=[[api.id, template.id, launcher.id, kernel.id]],
         edges=edges,
         launch_sites=[site],
@@ -300,3 +305,21 @@ rocblas_status launch_gemm(rocblas_handle handle, int m, int n, int k, T alpha, 
     answer = [i for i in OfflineGenerator(context, kernel_facts(context)).items() if i.kind == "launch"][0].answer
     assert "from the expansion of `RUN(64);` (line 59)" in answer
     assert "inside the macro when `if(pivot)` does not hold (line 55)" in answer
+
+
+def test_an_implementation_sample_shows_every_overload_of_a_helper_it_shows() -> None:
+    kernel = KERNEL.replace("    C[row] = beta != 0 ? beta * C[row] : 0;", "    C[row] = scale(beta, C + row);")
+    assert kernel != KERNEL
+    helpers = (
+        (
+            "scale",
+            "template <typename T>\n__device__ T scale(T beta, T* c)\n{\n    return beta ? beta * *c : 0;\n}",
+            100,
+        ),
+        ("scale", "template <typename T>\n__device__ T scale(T beta, T** c)\n{\n    return beta * **c;\n}", 110),
+    )
+    context = _context(kernel, helpers=helpers)
+    sample = OfflineGenerator(context, kernel_facts(context)).implementation()
+    assert sample is not None
+    assert "Its math sits in `scale` and `scale`, written out below too." in sample.question
+    assert "beta * **c" in sample.answer  # the overload without a branch of its own, shown beside the other

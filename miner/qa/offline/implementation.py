@@ -131,8 +131,9 @@ class ImplementationSample:
         )
 
     def _math_helpers(self) -> list[Region]:
-        """The helpers the kernel's work happens in, and those on the way to them (``rocblas_sum_reduce`` calling
-        ``rocblas_reduction``), in the context's order."""
+        """The helpers the kernel's work happens in, those on the way to them (``rocblas_sum_reduce`` calling
+        ``rocblas_reduction``) and the other overloads of those the entries' instantiations call (the plain-pointer
+        ``cond_load_ptr_batch`` of the strided entries beside the batched one), in the context's order."""
         helpers = self.context.helpers
         math = {h.id for h in helpers if _holds_math(self.facts, h)}
         grown = True
@@ -142,4 +143,6 @@ class ImplementationSample:
             }
             grown = bool(callers)
             math |= callers
+        shown = {h.name for h in helpers if h.id in math}
+        math |= {h.id for h in helpers if h.name in shown}  # every overload some entry's instantiation calls
         return [h for h in helpers if h.id in math]

@@ -323,3 +323,29 @@ def test_an_implementation_sample_shows_every_overload_of_a_helper_it_shows() ->
     assert sample is not None
     assert "Its math sits in `scale` and `scale`, written out below too." in sample.question
     assert "beta * **c" in sample.answer  # the overload without a branch of its own, shown beside the other
+
+
+def test_a_serial_combine_of_lds_partials_after_a_barrier_is_the_block_stage() -> None:
+    serial = """template <typename T>
+__global__ void gemm_kernel(int m, int n, int k, T alpha, T beta, T* C, T* D)
+{
+    __shared__ T tile[64];
+    int tx = threadIdx.x;
+    T sum = 0;
+    for(int i = tx; i < m; i += 64)
+        sum += C[i];
+    tile[tx] = sum;
+    __syncthreads();
+    if(tx == 0)
+    {
+        for(int i = 1; i < 64; i++)
+            sum += tile[i];
+        D[blockIdx.x] = sum;
+    }
+}"""
+    answer = _item("reduction_hierarchy", serial)
+    assert "per thread, accumulating partial results in the loop `for(int i = tx; i < m; i += 64)`" in answer
+    assert (
+        "across the block, after a barrier, the threads for which `if(tx == 0)` holds (line 80) add up the LDS "
+        "partials in `for(int i = 1; i < 64; i++)` (lines 82-83)"
+    ) in answer

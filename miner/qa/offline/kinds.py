@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-GENERATOR = "static-facts/30"
+GENERATOR = "static-facts/31"
 CATEGORIES = ("semantics", "indexing", "memory", "synchronization", "reduction", "launch", "constraints")
 KINDS: dict[str, str] = {  # question kind -> category
     "signature": "semantics",

@@ -25,6 +25,7 @@ from miner.qa.offline.shared import (
     _kernel_name,
     _lds_tree,
     _one_thread,
+    _one_thread_guard,
     _ordering,
     _subscript,
     _tree_variables,
@@ -105,8 +106,9 @@ class SynchronizationAndReduction:
             return []  # blocks that hand work to each other through global memory: not a reduction tree
         tree = _lds_tree(f)
         summing = [a for a in f.atomics if not _COUNTER.search(a.text)]
-        if not (tree or f.cross_lane or f.reductions or summing):
-            return []  # LDS and barriers alone (tiles, a serial combine): no reduction this reading can describe
+        serial = [] if tree else self._serial_combines()
+        if not (tree or f.cross_lane or f.reductions or summing or serial):
+            return []  # LDS and barriers alone (operand tiles): no reduction this reading can describe
         levels, evidence = [], []
         reducing = {t.region for t in tree} | {c.region for c in (*f.reductions, *f.cross_lane)}
         combining = [*f.cross_lane, *f.barriers, *f.atomics]  # a loop holding one is no thread's own stage
@@ -204,6 +206,16 @@ class SynchronizationAndReduction:
                     [f"`{c.text}`{self._in(c)} ({at(c)})" for c in _first_per(combined, lambda c: c.start_line)]
                 )
                 evidence += [e for c in combined for e in cite(c)]
+        if serial:
+            parts = []
+            for loop in serial:
+                guard = next(g for g in loop.guards if _one_thread_guard(g))
+                parts.append(
+                    f"the threads for which `{guard.text}` holds ({at(guard)}) add up the LDS partials in "
+                    f"`{loop.header}`{self._in(loop)} ({at(loop)})"
+                )
+                evidence += cite(loop) + cite(guard)
+            levels.append("across the block, after a barrier, " + "; ".join(parts))
         shown = _first_per(f.reductions, lambda c: (c.region, c.name))
         block_calls = [c for c in shown if self._reduces_with(c.name, f.barriers)]
         unknown = [
@@ -287,7 +299,7 @@ class SynchronizationAndReduction:
         if not tree and not block_calls and not unexplained and not any("the grid" in level for level in levels):
             levels.append("no further: there is no block-level or grid-level stage")
         answer = f"{self.short} reduces " + "; then ".join(levels) + "."
-        if f.shared and f.barriers and not tree and not block_calls:
+        if f.shared and f.barriers and not tree and not block_calls and not serial:
             staged = _first_per(f.shared, lambda s: (s.region, s.name))
             answer += (
                 " Within the block, values pass through LDS "
@@ -315,6 +327,27 @@ class SynchronizationAndReduction:
                 evidence,
             )
         ]
+
+    def _serial_combines(self) -> list:
+        """Loops that a few threads run after a barrier to add up the other threads' LDS partials
+        (``if(ty == 0) for(i = 1; i < DIM_Y; i++) val += sum[i * DIM_X + tx];``)."""
+        f = self.facts
+        return _first_per(
+            [
+                loop
+                for loop in f.loops
+                if loop.accumulates
+                and _one_thread(loop)
+                and any(
+                    a.region == loop.region and loop.start_line <= a.start_line <= loop.body_end for a in f.lds_accesses
+                )
+                and any(
+                    b.region == loop.region and b.start_line < loop.start_line and "threadfence" not in b.name
+                    for b in f.barriers
+                )
+            ],
+            lambda loop: (loop.region, loop.start_line),
+        )
 
     def _waits_on_other_blocks(self) -> bool:
         """A loop that spins on memory other blocks write (``while(w_completed_sec[batchid] < block_iter)

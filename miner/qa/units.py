@@ -145,7 +145,22 @@ def make_record(
 
 def _prepared(context: KernelContext) -> tuple[KernelFacts, str]:
     facts = kernel_facts(context)
-    return facts, render_facts(context, facts)
+    return request_facts(facts), render_facts(context, facts)
+
+
+def request_facts(facts: KernelFacts) -> KernelFacts:
+    """The part of a kernel's facts its requests read once the prompt facts are rendered: the launches (an
+    implementation request names the first) and the synchronisation calls an answer is checked against. A tenth of
+    the whole to send back from a worker."""
+    return KernelFacts.model_construct(
+        kernel=facts.kernel,
+        name=facts.name,
+        signature=facts.signature,
+        launches=facts.launches,
+        barriers=facts.barriers,
+        atomics=facts.atomics,
+        cross_lane=facts.cross_lane,
+    )
 
 
 def _started() -> bool:
@@ -153,9 +168,9 @@ def _started() -> bool:
 
 
 class Preparer:
-    """Prepares kernels for their requests (facts and prompt facts) in worker processes, in the order asked,
-    while the event loop sends the requests of the kernels already prepared: the first request waits for one
-    kernel, not for all. With ``jobs`` 1, a thread of this process does it."""
+    """Prepares kernels for their requests (prompt facts, and the facts the requests read) in worker processes, in
+    the order asked, while the event loop sends the requests of the kernels already prepared: the first request
+    waits for one kernel, not for all. With ``jobs`` 1, a thread of this process does it."""
 
     def __init__(self, jobs: int) -> None:
         self.pool: Executor
@@ -167,8 +182,6 @@ class Preparer:
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="qa-prepare")
 
     def prepare(self, work: KernelWork) -> Future[KernelWork]:
-        if isinstance(self.pool, ThreadPoolExecutor):
-            return self.pool.submit(work.prepare)
         done: Future[KernelWork] = Future()
 
         def store(result: Future[tuple[KernelFacts, str]]) -> None:
@@ -180,7 +193,8 @@ class Preparer:
                 work.__dict__["facts"], work.__dict__["prompt_facts"] = result.result()
                 done.set_result(work)
 
-        self.pool.submit(_prepared, work.slim()).add_done_callback(store)
+        context = work.context if isinstance(self.pool, ThreadPoolExecutor) else work.slim()
+        self.pool.submit(_prepared, context).add_done_callback(store)
         return done
 
     def __enter__(self) -> Preparer:

@@ -7,7 +7,7 @@ import pytest
 
 from miner.models import BundleForQA
 from miner.qa.context import kernel_contexts
-from miner.qa.units import KernelWork, Preparer
+from miner.qa.units import KernelWork, Preparer, request_facts
 from tests.conftest import read_jsonl
 
 
@@ -23,6 +23,6 @@ def test_prepared_kernels_match_the_ones_prepared_here(tinyblas, jobs: int) -> N
     for work, context in zip(prepared, contexts, strict=True):
         here = KernelWork(context).prepare()
         assert work.context is context
-        assert work.facts == here.facts
+        assert work.facts == request_facts(here.facts)
         assert work.prompt_facts == here.prompt_facts
         assert work.prompt_facts.count("\n- ") >= 3, work.prompt_facts

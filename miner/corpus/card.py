@@ -124,8 +124,12 @@ def _inputs(summary: CorpusSummary) -> list[str]:
             )
     verify = [i for i in summary.inputs if i["kind"] == "verify"]
     if verify:
-        out += ["", "Verify folders:", "", "| folder | turns | unfinished turns | torn lines |", "|---|---|---|---|"]
-        out += [f"| {i['path']} | {i['turns']} | {i['unfinished_turns']} | {i['torn_lines']} |" for i in verify]
+        out += ["", "Verify folders:", "", "| folder | turns | unfinished turns | torn lines | damaged lines |"]
+        out += ["|---|---|---|---|---|"]
+        out += [
+            f"| {i['path']} | {i['turns']} | {i['unfinished_turns']} | {i['torn_lines']} | {i['damaged_lines']} |"
+            for i in verify
+        ]
     return [*out, ""]
 
 
@@ -134,8 +138,8 @@ def _dedup(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
     out = [
         "## Near-duplicates",
         "",
-        f"MinHash-LSH ({d.num_perm} permutations, {d.shingle}-token shingles): QA text at Jaccard >= "
-        f"{d.text_threshold}, code (identifiers renamed in order of appearance) at >= {d.code_threshold}, across "
+        f"MinHash-LSH ({d.num_perm} permutations): QA text ({d.text_shingle}-word shingles) at Jaccard >= "
+        f"{d.text_threshold}, code ({d.code_shingle}-token shingles) (identifiers renamed in order of appearance) at >= {d.code_threshold}, across "
         "libraries and releases; verified kernels only within their task. The first row of a cluster in input order "
         "is kept.",
         "",
@@ -154,7 +158,7 @@ def _contamination(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
         "## Decontamination",
         "",
         f"Against {', '.join(str(p) for p in options.decontaminate)}: exact match (whitespace collapsed) or a shared "
-        f"{options.ngram}-gram of tokens.",
+        f"{options.ngram}-grams of tokens making up at least {options.overlap} of the item's or of the row's.",
         "",
         "| evaluation item | source | rows removed |",
         "|---|---|---|",

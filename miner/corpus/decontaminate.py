@@ -75,27 +75,45 @@ def _normal(text: str) -> str:
 
 
 class Decontaminator:
-    def __init__(self, items: list[EvalItem], ngram: int) -> None:
-        self.ngram = ngram
-        self.exact: dict[str, str] = {}
-        self.grams: dict[tuple[str, ...], str] = {}
-        for item in items:
-            self.exact.setdefault(_normal(item.text), item.name)
-            tokens = _TOKEN.findall(item.text.lower())
-            for i in range(len(tokens) - ngram + 1):
-                self.grams.setdefault(tuple(tokens[i : i + ngram]), item.name)
+    """A row overlaps an evaluation item when one of its texts equals the item (whitespace collapsed), or when the
+    n-grams of tokens they share make up at least ``overlap`` of the item's n-grams or of the row text's: a copied
+    passage, not the import lines and boilerplate that code files share."""
 
-    def overlap(self, row: CorpusRow) -> Overlap | None:
+    def __init__(self, items: list[EvalItem], ngram: int, overlap: float) -> None:
+        self.ngram = ngram
+        self.overlap = overlap
+        self.names = [item.name for item in items]
+        self.exact: dict[str, str] = {}
+        self.grams: dict[tuple[str, ...], list[int]] = {}
+        self.sizes: list[int] = []
+        for index, item in enumerate(items):
+            self.exact.setdefault(_normal(item.text), item.name)
+            grams = self._grams(item.text)
+            self.sizes.append(len(grams))
+            for gram in grams:
+                self.grams.setdefault(gram, []).append(index)
+
+    def _grams(self, text: str) -> set[tuple[str, ...]]:
+        tokens = _TOKEN.findall(text.lower())
+        n = self.ngram
+        return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+
+    def overlap_of(self, row: CorpusRow) -> Overlap | None:
         fields = [row.question, row.answer, row.reference]
         for text in fields:
             if text and (name := self.exact.get(_normal(text))) is not None:
                 return Overlap(name, "exact")
         if not self.grams:
             return None
-        n = self.ngram
+        best: tuple[float, str] | None = None
         for text in fields:
-            tokens = _TOKEN.findall(text.lower())
-            for i in range(len(tokens) - n + 1):
-                if (name := self.grams.get(tuple(tokens[i : i + n]))) is not None:
-                    return Overlap(name, f"{n}-gram")
-        return None
+            grams = self._grams(text)
+            shared: dict[int, int] = {}
+            for gram in grams:
+                for index in self.grams.get(gram, ()):
+                    shared[index] = shared.get(index, 0) + 1
+            for index, count in shared.items():
+                share = max(count / self.sizes[index], count / len(grams))
+                if share >= self.overlap and (best is None or (-share, self.names[index]) < (-best[0], best[1])):
+                    best = (share, self.names[index])
+        return Overlap(best[1], f"{self.ngram}-gram {best[0]:.2f}") if best is not None else None

@@ -16,11 +16,84 @@ _WORD = re.compile(r"\w+")
 _CODE_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d*)?|\S")
 # kept as written by the code normaliser: keywords and builtins carry structure, other names are renamed
 _KEYWORDS = frozenset(
-    "if else for while do return break continue switch case default const constexpr static inline template "
-    "typename class struct void int float double bool char unsigned signed long short auto size_t true false "
-    "__global__ __device__ __host__ __shared__ __syncthreads threadIdx blockIdx blockDim gridDim hipLaunchKernelGGL "
-    "def import from as in not and or is None True False lambda with yield pass tl triton jit program_id arange "
-    "load store where sum max min zeros float32 float16 int32 int64 torch".split()
+    {
+        "if",
+        "else",
+        "for",
+        "while",
+        "do",
+        "return",
+        "break",
+        "continue",
+        "switch",
+        "case",
+        "default",
+        "const",
+        "constexpr",
+        "static",
+        "inline",
+        "template",
+        "typename",
+        "class",
+        "struct",
+        "void",
+        "int",
+        "float",
+        "double",
+        "bool",
+        "char",
+        "unsigned",
+        "signed",
+        "long",
+        "short",
+        "auto",
+        "size_t",
+        "true",
+        "false",
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__syncthreads",
+        "threadIdx",
+        "blockIdx",
+        "blockDim",
+        "gridDim",
+        "hipLaunchKernelGGL",
+        "def",
+        "import",
+        "from",
+        "as",
+        "in",
+        "not",
+        "and",
+        "or",
+        "is",
+        "None",
+        "True",
+        "False",
+        "lambda",
+        "with",
+        "yield",
+        "pass",
+        "tl",
+        "triton",
+        "jit",
+        "program_id",
+        "arange",
+        "load",
+        "store",
+        "where",
+        "sum",
+        "max",
+        "min",
+        "zeros",
+        "float32",
+        "float16",
+        "int32",
+        "int64",
+        "torch",
+    }
 )
 
 
@@ -28,7 +101,8 @@ _KEYWORDS = frozenset(
 class DedupOptions:
     text_threshold: float = 0.8
     code_threshold: float = 0.85
-    shingle: int = 5  # tokens per shingle
+    text_shingle: int = 3  # words per shingle of text
+    code_shingle: int = 5  # tokens per shingle of code
     num_perm: int = 128
 
 
@@ -59,7 +133,7 @@ def shingles(text: str, kind: str, k: int) -> list[bytes]:
 
 def minhash(text: str, kind: str, options: DedupOptions) -> MinHash:
     m = MinHash(num_perm=options.num_perm, seed=1)
-    m.update_batch(shingles(text, kind, options.shingle))
+    m.update_batch(shingles(text, kind, options.text_shingle if kind == "text" else options.code_shingle))
     return m
 
 

@@ -24,6 +24,10 @@ _LICENCE_MARKERS = (
 )
 
 
+class _NewerSchema(InputError):
+    """A record with fields this version does not know: written by a newer rocm-miner."""
+
+
 @dataclass(frozen=True)
 class MineInfo:
     """What the mine a QA folder was generated from says about its checkout."""
@@ -54,6 +58,7 @@ class VerifyInput:
     turns: list[Attempt]  # every turn of every finished attempt, in file order
     unfinished: int  # turns of attempts whose last turn is not recorded (a killed run): redone by the verify stage
     torn: int  # a last line cut short by a killed run
+    damaged: int  # lines that are not an attempt record
     run: dict[str, Any] = field(default_factory=dict)
 
 
@@ -78,16 +83,24 @@ def read_verify(path: Path) -> VerifyInput:
     complete = data[: data.rfind(b"\n") + 1]
     torn = int(bool(data[len(complete) :].strip()))
     turns: list[Attempt] = []
+    damaged: list[InputError] = []  # lines the verify store itself skips and keeps (see miner.verify.store)
     for n, raw in enumerate(complete.splitlines(), 1):
         if raw.strip():
-            turns.append(_validated(Attempt, _decoded(raw, file, n), file, n, "verify attempt record"))
-    if not turns and not torn:
+            try:
+                turns.append(_validated(Attempt, _decoded(raw, file, n), file, n, "verify attempt record"))
+            except _NewerSchema:
+                raise
+            except InputError as exc:
+                damaged.append(exc)
+    if not turns:
+        if damaged:
+            raise damaged[0]
         raise InputError("no attempt records (attempts.jsonl is empty)", path=str(file))
     finished = {t.key.rsplit(":turn", 1)[0] for t in turns if t.last_turn}
     kept = [t for t in turns if t.key.rsplit(":turn", 1)[0] in finished]
     run_file = file.parent / "run.json"
     run = _json(run_file) if run_file.is_file() else {}
-    return VerifyInput(file.parent, kept, len(turns) - len(kept), torn, run)
+    return VerifyInput(file.parent, kept, len(turns) - len(kept), torn, len(damaged), run)
 
 
 def _lines(file: Path):
@@ -111,7 +124,7 @@ def _validated(model: type[M], line: str, file: Path, n: int, what: str) -> M:
         errors = exc.errors()
         extra = [".".join(map(str, e["loc"])) for e in errors if e["type"] == "extra_forbidden"]
         if extra and len(extra) == len(errors):
-            raise InputError(
+            raise _NewerSchema(
                 f"{file}:{n}: a {what} of a newer schema than this rocm-miner reads (unknown fields: "
                 f"{', '.join(extra)}); upgrade rocm-miner"
             ) from None

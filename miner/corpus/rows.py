@@ -45,7 +45,9 @@ def _qa_row(record: QARecord, qa: QAInput, release: str) -> CorpusRow:
     mine = qa.mine
     files = sorted({record.kernel_file, *(e.region.rsplit(":", 1)[0] for e in record.evidence)})
     spans = [f"{e.region.rsplit(':', 1)[0]}:{e.start_line}-{e.end_line}" for e in record.evidence]
-    families = [f"kernel:{record.library}:{record.kernel_name}"]
+    # a kernel of another library reached through ``--with`` ("@rocblas/...") is that library's kernel
+    home = record.kernel_file[1:].split("/", 1)[0] if record.kernel_file.startswith("@") else record.library
+    families = [f"kernel:{home}:{record.kernel_name}"]
     families += sorted({f"entry:{record.library}:{b.split(':')[1]}" for b in record.bundles if b.count(":") >= 2})
     return CorpusRow(
         id=stable_id(record.kind, record.library, mine.commit, record.id, record.context_sha256),

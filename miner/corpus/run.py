@@ -32,6 +32,7 @@ class CorpusOptions:
     tasks: Path = TASKS_DIR  # the task files verify attempts were checked against
     decontaminate: tuple[Path, ...] = ()
     ngram: int = 13
+    overlap: float = 0.5  # share of an evaluation item's (or a row's) n-grams that makes the row contaminated
     dedup: DedupOptions = field(default_factory=DedupOptions)
     heldout: float = 0.1
     seed: int = 0
@@ -73,7 +74,9 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
         raise InputError("nothing to merge: name QA output folders (--qa) and/or verify output folders (--verified)")
     summary = CorpusSummary()
     decontaminator = (
-        Decontaminator(read_eval_sets(list(options.decontaminate)), options.ngram) if options.decontaminate else None
+        Decontaminator(read_eval_sets(list(options.decontaminate)), options.ngram, options.overlap)
+        if options.decontaminate
+        else None
     )
     rows = _read_rows(options, summary)
     order = {r.id: i for i, r in enumerate(rows)}
@@ -82,7 +85,7 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
     dropped: list[DroppedRow] = []
     kept: list[CorpusRow] = []
     for row in rows:
-        hit = decontaminator.overlap(row) if decontaminator is not None else None
+        hit = decontaminator.overlap_of(row) if decontaminator is not None else None
         if hit is None:
             kept.append(row)
         else:
@@ -139,6 +142,7 @@ def _read_rows(options: CorpusOptions, summary: CorpusSummary) -> list[CorpusRow
                 "turns": len(run.turns),
                 "unfinished_turns": run.unfinished,
                 "torn_lines": run.torn,
+                "damaged_lines": run.damaged,
                 "references_found": sum(1 for r in built if r.source == "attempts" and r.reference),
             }
         )

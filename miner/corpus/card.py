@@ -90,7 +90,8 @@ def render(summary: CorpusSummary, options: CorpusOptions) -> str:
     out += [
         f"Rows that share a kernel, an entry family or a verify task form one group; a group is held out as a whole "
         f"(fraction {options.heldout}, seed {options.seed}). Groups: {summary.groups.get(TRAIN, 0)} train, "
-        f"{summary.groups.get(HELDOUT, 0)} heldout.",
+        f"{summary.groups.get(HELDOUT, 0)} heldout; the largest holds {summary.largest_group} rows (kernels shared by "
+        "many entry families join their groups, so the held-out share of rows can be far from the fraction).",
         "",
         "## Licences",
         "",

@@ -17,7 +17,7 @@ from miner.corpus.dedup import DedupOptions, deduplicate
 from miner.corpus.inputs import read_qa, read_verify
 from miner.corpus.parquet import write_shards
 from miner.corpus.rows import qa_rows, verify_rows
-from miner.corpus.split import HELDOUT, TRAIN, assign_splits
+from miner.corpus.split import HELDOUT, TRAIN, assign_splits, family_groups
 from miner.errors import InputError
 from miner.models.corpus import SOURCES, UNKNOWN, CorpusRow, DroppedRow
 from miner.verify.tasks import TASKS_DIR
@@ -51,6 +51,7 @@ class CorpusSummary:
     verdicts: Counter = field(default_factory=Counter)  # verdict class -> attempts rows written
     licences: Counter = field(default_factory=Counter)  # (source, licence) -> rows written
     groups: Counter = field(default_factory=Counter)  # split -> family groups
+    largest_group: int = 0  # rows of the group with the most rows
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -65,6 +66,7 @@ class CorpusSummary:
             "verdicts": dict(sorted(self.verdicts.items())),
             "licences": [[*k, v] for k, v in sorted(self.licences.items())],
             "groups": dict(sorted(self.groups.items())),
+            "largest_group": self.largest_group,
         }
 
 
@@ -96,7 +98,9 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
     dropped += [_dropped(r, "near-duplicate", dedup.duplicate_of[r.id]) for r in kept if r.id in dedup.duplicate_of]
     kept = [r for r in kept if r.id not in dedup.duplicate_of]
     kept, split_of = assign_splits(kept, heldout=options.heldout, seed=options.seed)
+    group_of = family_groups(kept)
     summary.groups.update(split_of.values())
+    summary.largest_group = max(Counter(group_of[r.families[0]] for r in kept).values(), default=0)
     for d in dropped:
         summary.dropped.setdefault(d.source, Counter())[d.reason] += 1
     for r in kept:

@@ -144,6 +144,16 @@ def test_no_family_straddles_two_splits(corpus) -> None:
     assert {s for splits in split_of.values() for s in splits} == {"train", "heldout"}
 
 
+def test_the_card_names_the_largest_group(corpus) -> None:
+    from miner.corpus.split import family_groups
+    from miner.models import CorpusRow
+
+    written = [CorpusRow.model_validate(r) for r in rows(corpus)]
+    groups = family_groups(written)
+    largest = max(Counter(groups[r.families[0]] for r in written).values())
+    assert f"the largest holds {largest} rows" in (corpus / "README.md").read_text()
+
+
 def test_rows_carry_provenance_from_the_mine(corpus, tinyblas) -> None:
     _, mined = tinyblas
     run = json.loads((mined / "run.json").read_text())

@@ -78,7 +78,8 @@ def _qa_row(record: QARecord, qa: QAInput, release: str) -> CorpusRow:
 
 
 def verify_rows(run: VerifyInput, tasks_dir: Path, licence: str) -> Iterator[CorpusRow]:
-    """Every turn as an ``attempts`` row; each passing candidate also as a ``verified_kernels`` row."""
+    """Every turn as an ``attempts`` row; each passing candidate whose timing is plausible also as a
+    ``verified_kernels`` row."""
     sources: dict[str, str] = {}
     for turn in run.turns:
         if turn.task not in sources:
@@ -86,7 +87,8 @@ def verify_rows(run: VerifyInput, tasks_dir: Path, licence: str) -> Iterator[Cor
         reference = sources[turn.task]
         yield _verify_row("attempts", turn, reference, licence)
         verdict = turn.verdict
-        if turn.candidate and verdict is not None and verdict.correct and verdict.outcome == Outcome.PASSED:
+        passed = verdict is not None and verdict.correct and verdict.outcome == Outcome.PASSED
+        if turn.candidate and passed and not verdict.implausible:  # an implausible speedup awaits a human review
             yield _verify_row("verified_kernels", turn, reference, licence)
 
 

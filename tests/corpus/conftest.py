@@ -93,7 +93,9 @@ def qa_release2(qa_release1, tmp_path_factory) -> Path:
     return out
 
 
-def _turn(task: str, attempt: int, turn: int, candidate: str | None, outcome: Outcome | None, last: bool) -> Attempt:
+def _turn(
+    task: str, attempt: int, turn: int, candidate: str | None, outcome: Outcome | None, last: bool, implausible=False
+) -> Attempt:
     task_hash = hashlib.sha256((TASKS_DIR / f"{task}.py").read_text().encode()).hexdigest()[:16]
     verdict = None
     if outcome is not None:
@@ -101,7 +103,7 @@ def _turn(task: str, attempt: int, turn: int, candidate: str | None, outcome: Ou
             task=task, task_hash=task_hash, backend="triton", candidate_hash=f"c{attempt}{turn}",
             verifier_version="test-1", outcome=outcome, reason=outcome.value, compiled=True,
             correct=outcome == Outcome.PASSED, platform="cpu (triton interpreter)",
-            speedup=1.5 if outcome == Outcome.PASSED else None,
+            speedup=1.5 if outcome == Outcome.PASSED else None, implausible=implausible,
         )  # fmt: skip
     return Attempt(
         key=f"{task}:{task_hash}:triton:attempt{attempt}:turn{turn}", task=task, task_hash=task_hash,
@@ -115,7 +117,8 @@ def _turn(task: str, attempt: int, turn: int, candidate: str | None, outcome: Ou
 
 @pytest.fixture(scope="session")
 def verify_run(tmp_path_factory) -> Path:
-    """axpy: a mismatch then a pass; a second attempt passing with the same kernel renamed; a turn without code.
+    """axpy: a mismatch then a pass; a second attempt passing with the same kernel renamed; a turn without code; a
+    pass with an implausible speedup (an attempt, not a verified kernel).
     scal: one pass. One attempt left unfinished by a killed run."""
     out = tmp_path_factory.mktemp("verify")
     mismatch = AXPY_KERNEL.replace("alpha * x + y", "x + y")
@@ -124,6 +127,7 @@ def verify_run(tmp_path_factory) -> Path:
         _turn("axpy", 0, 1, AXPY_KERNEL, Outcome.PASSED, True),
         _turn("axpy", 1, 0, AXPY_RENAMED, Outcome.PASSED, True),
         _turn("axpy", 2, 0, None, None, True),
+        _turn("axpy", 3, 0, SCAL_KERNEL.replace("scal", "axpy"), Outcome.PASSED, True, implausible=True),
         _turn("scal", 0, 0, SCAL_KERNEL, Outcome.PASSED, True),
         _turn("scal", 1, 0, SCAL_KERNEL, Outcome.MISMATCH, False),  # its last turn never written
     ]

@@ -129,6 +129,7 @@ def test_only_finished_attempts_are_rows_and_all_their_turns_are(corpus) -> None
         ("axpy", 0, 1, "passed"),
         ("axpy", 1, 0, "passed"),
         ("axpy", 2, 0, "no-code-block"),
+        ("axpy", 3, 0, "passed"),
     ]
     summary = json.loads((corpus / "corpus_summary.json").read_text())
     verify = next(i for i in summary["inputs"] if i["kind"] == "verify")

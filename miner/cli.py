@@ -69,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_verify_parser(sub)
 
+    from miner.corpus.cli import add_parser as add_corpus_parser
+
+    add_corpus_parser(sub)
+
     from miner.cache.cli import add_parser as add_cache_parser
 
     add_cache_parser(sub)
@@ -110,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
                 from miner.verify.cli import run as run_verify_command
 
                 return run_verify_command(args, console)
+            if args.command == "corpus":
+                from miner.corpus.cli import run as run_corpus_command
+
+                return run_corpus_command(args, console)
             if args.command == "cache":
                 from miner.cache.cli import run as run_cache_command
 

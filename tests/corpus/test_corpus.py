@@ -1,0 +1,192 @@
+"""The corpus end to end: what `datasets` loads, the card's figures against the rows, near-duplicates and
+evaluation overlaps removed and named, splits by family, the same bytes on a re-run."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from miner.corpus.run import CorpusOptions, run_corpus
+
+
+def rows(out: Path) -> list[dict]:
+    return [r for f in sorted((out / "data").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+
+
+def dropped(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "dropped.jsonl").read_text().splitlines()]
+
+
+def table(card: str, heading: str) -> list[list[str]]:
+    """The rows of the markdown table under ``## heading``."""
+    section = card.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("|")]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+
+
+def test_datasets_loads_every_config_from_the_card(corpus, tmp_path, monkeypatch) -> None:
+    import datasets
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    by_config = Counter(r["source"] for r in rows(corpus))
+    assert set(by_config) == {"qa", "implementation", "verified_kernels", "attempts"}
+    for config, n in by_config.items():
+        loaded = datasets.load_dataset(str(corpus), config, cache_dir=str(tmp_path / "hf"))
+        assert sum(len(split) for split in loaded.values()) == n
+        first = next(iter(loaded.values()))[0]
+        assert [m["role"] for m in first["messages"]] == ["system", "user", "assistant"]
+        assert first["provenance"]["library"]
+    default = datasets.load_dataset(str(corpus), cache_dir=str(tmp_path / "hf"))
+    assert sum(len(s) for s in default.values()) == by_config["qa"]
+
+
+def test_every_figure_of_the_card_is_a_count_over_the_rows(corpus) -> None:
+    card = (corpus / "README.md").read_text()
+    written = rows(corpus)
+    gone = dropped(corpus)
+    cells = Counter((r["source"], r["library"], r["release"], r["category"], r["split"]) for r in written)
+    for source, library, release, category, train, held, total in table(
+        card, "Rows per source, library, release and category"
+    ):
+        assert int(train) == cells.pop((source, library, release, category, "train"), 0)
+        assert int(held) == cells.pop((source, library, release, category, "heldout"), 0)
+        assert int(total) == int(train) + int(held)
+    assert not cells  # every row is in the table
+    for source, read, contaminated, near, out in table(card, "What was read, dropped and written"):
+        assert int(out) == sum(r["source"] == source for r in written)
+        assert int(contaminated) == sum(d["source"] == source and d["reason"] == "contaminated" for d in gone)
+        assert int(near) == sum(d["source"] == source and d["reason"] == "near-duplicate" for d in gone)
+        assert int(read) == int(out) + int(contaminated) + int(near)
+    near = Counter(d["source"] for d in gone if d["reason"] == "near-duplicate")
+    clusters = Counter()
+    for source, size, n in table(card, "Near-duplicates"):
+        clusters[source] += (int(size) - 1) * int(n)
+    assert clusters == near
+    verdicts = Counter(r["verdict"] for r in written if r["source"] == "attempts")
+    assert {v: int(n) for v, n in table(card, "Verify attempts per verdict class (`attempts` config)")} == verdicts
+    licences = Counter((r["source"], r["provenance"]["licence"]) for r in written)
+    assert {(s, lic): int(n) for s, lic, n in table(card, "Licences")} == licences
+    removed = Counter((d["detail"], d["source"]) for d in gone if d["reason"] == "contaminated")
+    assert {(i, s): int(n) for i, s, n in table(card, "Decontamination")} == removed
+
+
+def test_qa_denominators_match_the_qa_stage(corpus, qa_release1) -> None:
+    card = (corpus / "README.md").read_text()
+    summary = json.loads((qa_release1 / "qa_summary.json").read_text())
+    records = len((qa_release1 / "qa.jsonl").read_text().splitlines())
+    inputs = table(card, "Inputs")
+    assert [int(r[3]) for r in inputs[:2]] == [records, records]
+    assert [int(r[4]) for r in inputs[:2]] == [summary["kept_total"]] * 2
+
+
+def test_a_reworded_qa_item_is_a_near_duplicate_of_its_original(corpus, qa_release1) -> None:
+    written = rows(corpus)
+    by_question = {r["question"]: r for r in written}
+    originals = [json.loads(line) for line in (qa_release1 / "qa.jsonl").read_text().splitlines()]
+    reworded = next(r for r in originals if r["id"].endswith("-reworded"))
+    original = next(r for r in originals if r["id"] == reworded["id"].removesuffix("-reworded"))
+    kept = by_question[original["question"]]
+    assert reworded["question"] not in by_question
+    assert any(d["detail"] == kept["id"] and d["reason"] == "near-duplicate" for d in dropped(corpus))
+
+
+def test_a_second_release_that_repeats_the_first_adds_no_rows(corpus, qa_release1) -> None:
+    written = rows(corpus)
+    releases = Counter(r["release"] for r in written if r["source"] in ("qa", "implementation"))
+    assert "tinyblas-2.0" not in releases and releases  # every item of release 2 dropped, release 1 kept
+    gone = [d for d in dropped(corpus) if d["release"] == "tinyblas-2.0"]
+    assert len(gone) == len((qa_release1 / "qa.jsonl").read_text().splitlines())
+    assert {d["reason"] for d in gone} == {"near-duplicate"}
+
+
+def test_a_kernel_with_renamed_variables_is_a_near_duplicate(corpus) -> None:
+    verified = [r for r in rows(corpus) if r["source"] == "verified_kernels"]
+    assert [(r["kernel"], r["attempt"], r["turn"]) for r in verified] == [("axpy", 0, 1)]
+    assert verified[0]["verdict"] == "passed" and verified[0]["speedup"] == 1.5 and verified[0]["reward"] == 1.0
+    assert "def reference" in verified[0]["reference"]
+    near = [d for d in dropped(corpus) if d["source"] == "verified_kernels" and d["reason"] == "near-duplicate"]
+    assert [d["detail"] for d in near] == [verified[0]["id"]]
+
+
+def test_an_evaluation_task_equal_to_a_verify_reference_removes_its_rows_and_is_named(corpus, eval_set) -> None:
+    written = rows(corpus)
+    assert not [r for r in written if r["kernel"] == "scal"]
+    removed = [d for d in dropped(corpus) if d["reason"] == "contaminated"]
+    assert {d["source"] for d in removed} == {"attempts", "verified_kernels"}
+    assert {d["detail"] for d in removed} == {str(eval_set / "heldout_scal.py")}
+    assert any(r["kernel"] == "axpy" for r in written)  # the other task stays
+
+
+def test_only_finished_attempts_are_rows_and_all_their_turns_are(corpus) -> None:
+    attempts = [r for r in rows(corpus) if r["source"] == "attempts"]
+    assert sorted((r["kernel"], r["attempt"], r["turn"], r["verdict"]) for r in attempts) == [
+        ("axpy", 0, 0, "mismatch"),
+        ("axpy", 0, 1, "passed"),
+        ("axpy", 1, 0, "passed"),
+        ("axpy", 2, 0, "no-code-block"),
+        ("axpy", 3, 0, "passed"),
+    ]
+    summary = json.loads((corpus / "corpus_summary.json").read_text())
+    verify = next(i for i in summary["inputs"] if i["kind"] == "verify")
+    assert verify["unfinished_turns"] == 1
+
+
+def test_no_family_straddles_two_splits(corpus) -> None:
+    split_of: dict[str, set[str]] = {}
+    for r in rows(corpus):
+        for family in r["families"]:
+            split_of.setdefault(family, set()).add(r["split"])
+    assert split_of and all(len(s) == 1 for s in split_of.values())
+    assert {s for splits in split_of.values() for s in splits} == {"train", "heldout"}
+
+
+def test_the_card_names_the_largest_group(corpus) -> None:
+    from miner.corpus.split import family_groups
+    from miner.models import CorpusRow
+
+    written = [CorpusRow.model_validate(r) for r in rows(corpus)]
+    groups = family_groups(written)
+    largest = max(Counter(groups[r.families[0]] for r in written).values())
+    assert f"the largest holds {largest} rows" in (corpus / "README.md").read_text()
+
+
+def test_rows_carry_provenance_from_the_mine(corpus, tinyblas) -> None:
+    _, mined = tinyblas
+    run = json.loads((mined / "run.json").read_text())
+    qa = next(r for r in rows(corpus) if r["source"] == "qa")
+    p = qa["provenance"]
+    assert p["commit"] == run["checkout"]["commit"]
+    assert p["repo_url"] == (run["checkout"]["repo_url"] or "unknown")  # the example has no remote
+    assert p["spans"] and all(re.fullmatch(r".+:\d+-\d+", s) for s in p["spans"])
+    assert len(p["file_sha256"]) == len(p["files"]) and "unknown" not in p["file_sha256"]
+    assert p["generator"].startswith("static-facts/") and p["prompt_sha256"]
+
+
+def _bytes(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_a_rerun_and_a_run_after_a_kill_give_the_same_bytes(
+    corpus, qa_release1, qa_release2, verify_run, eval_set, tmp_path
+) -> None:
+    options = CorpusOptions(
+        out=tmp_path / "again",
+        qa=(qa_release1, qa_release2),
+        verified=(verify_run,),
+        decontaminate=(eval_set,),
+        heldout=0.5,
+    )
+    run_corpus(options)
+    expected = _bytes(options.out)
+    assert expected == _bytes(corpus)  # another folder, the same bytes
+    shard = next((options.out / "data").rglob("*.parquet"))
+    shard.write_bytes(shard.read_bytes()[:100])  # a shard cut short
+    (shard.parent / "train-00007-of-00009.parquet").write_bytes(b"stale")  # a shard of an earlier, larger run
+    (options.out / "README.md").unlink()
+    run_corpus(options)
+    assert _bytes(options.out) == expected

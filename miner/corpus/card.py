@@ -90,8 +90,15 @@ def render(summary: CorpusSummary, options: CorpusOptions) -> str:
     out += [
         f"Rows that share a kernel, an entry family or a verify task form one group; a group is held out as a whole "
         f"(fraction {options.heldout}, seed {options.seed}). Groups: {summary.groups.get(TRAIN, 0)} train, "
-        f"{summary.groups.get(HELDOUT, 0)} heldout; the largest holds {summary.largest_group} rows (kernels shared by "
-        "many entry families join their groups, so the held-out share of rows can be far from the fraction).",
+        f"{summary.groups.get(HELDOUT, 0)} heldout; the largest holds {summary.largest_group} rows. "
+        + (
+            f"Kernels whose rows name more than {options.shared_above} entry families are shared kernels "
+            f"({summary.shared_kernels}): their rows form train groups of their own and do not join those families, "
+            "which appear in train through them."
+            if options.shared_above
+            else "Kernels shared by many entry families join their groups, so the held-out share of rows can be far "
+            "from the fraction (`--shared-kernel-families N` keeps such kernels in train groups of their own)."
+        ),
         "",
         "## Licences",
         "",

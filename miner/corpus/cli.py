@@ -55,6 +55,11 @@ def add_parser(sub) -> None:
     p.add_argument("--code-threshold", type=_fraction, default=0.85, help="Jaccard for near-duplicate code")
     p.add_argument("--heldout", type=_fraction, default=0.1, help="fraction of family groups held out")
     p.add_argument("--seed", type=int, default=0, help="seed of the split")
+    p.add_argument(
+        "--shared-kernel-families", type=int, default=0, metavar="N",
+        help="a kernel whose rows name more than N entry families is shared: its rows are a train group of their "
+        "own and do not join those families (default 0: none; the strict rule)",
+    )  # fmt: skip
     p.add_argument("--shard-rows", type=positive_int, default=5000, help="rows per Parquet shard")
     p.add_argument("--out", type=Path, required=True, help="output directory")
 
@@ -75,6 +80,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         dedup=DedupOptions(text_threshold=args.text_threshold, code_threshold=args.code_threshold),
         heldout=args.heldout,
         seed=args.seed,
+        shared_above=args.shared_kernel_families,
         shard_rows=args.shard_rows,
     )
     with console.status("building the corpus"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +42,15 @@ def qa_rows(qa: QAInput) -> Iterator[CorpusRow]:
         yield _qa_row(record, qa, release)
 
 
+_VARIANT = re.compile(r"(?:_(?:strided_|interleaved_)?batched)?(?:_64)?(?:_ex)?(?:\s*\(\+\d+\))?$")
+
+
+def operation(family: str) -> str:
+    """The entry family without its batched, 64-bit and precision variants (``rocblas_cgemv_strided_batched (+3)``
+    -> ``rocblas_cgemv``): the variants of one operation share their kernels, so they are one family to split by."""
+    return _VARIANT.sub("", family.strip()) or family
+
+
 def _qa_row(record: QARecord, qa: QAInput, release: str) -> CorpusRow:
     mine = qa.mine
     files = sorted({record.kernel_file, *(e.region.rsplit(":", 1)[0] for e in record.evidence)})
@@ -48,7 +58,9 @@ def _qa_row(record: QARecord, qa: QAInput, release: str) -> CorpusRow:
     # a kernel of another library reached through ``--with`` ("@rocblas/...") is that library's kernel
     home = record.kernel_file[1:].split("/", 1)[0] if record.kernel_file.startswith("@") else record.library
     families = [f"kernel:{home}:{record.kernel_name}"]
-    families += sorted({f"entry:{record.library}:{b.split(':')[1]}" for b in record.bundles if b.count(":") >= 2})
+    families += sorted(
+        {f"entry:{record.library}:{operation(b.split(':')[1])}" for b in record.bundles if b.count(":") >= 2}
+    )
     return CorpusRow(
         id=stable_id(record.kind, record.library, mine.commit, record.id, record.context_sha256),
         source=record.kind,

@@ -17,7 +17,7 @@ from miner.corpus.dedup import DedupOptions, deduplicate
 from miner.corpus.inputs import read_qa, read_verify
 from miner.corpus.parquet import write_shards
 from miner.corpus.rows import qa_rows, verify_rows
-from miner.corpus.split import HELDOUT, TRAIN, assign_splits, family_groups
+from miner.corpus.split import HELDOUT, TRAIN, assign_splits, family_groups, shared_kernels
 from miner.errors import InputError
 from miner.models.corpus import SOURCES, UNKNOWN, CorpusRow, DroppedRow
 from miner.verify.tasks import TASKS_DIR
@@ -36,6 +36,7 @@ class CorpusOptions:
     dedup: DedupOptions = field(default_factory=DedupOptions)
     heldout: float = 0.1
     seed: int = 0
+    shared_above: int = 0  # a kernel whose rows name more entry families is a shared kernel (0: none is)
     shard_rows: int = 5000
 
 
@@ -52,6 +53,7 @@ class CorpusSummary:
     licences: Counter = field(default_factory=Counter)  # (source, licence) -> rows written
     groups: Counter = field(default_factory=Counter)  # split -> family groups
     largest_group: int = 0  # rows of the group with the most rows
+    shared_kernels: int = 0  # kernels whose rows form a train group of their own (``shared_above``)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -67,6 +69,7 @@ class CorpusSummary:
             "licences": [[*k, v] for k, v in sorted(self.licences.items())],
             "groups": dict(sorted(self.groups.items())),
             "largest_group": self.largest_group,
+            "shared_kernels": self.shared_kernels,
         }
 
 
@@ -97,10 +100,12 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
     summary.clusters = dedup.cluster_sizes
     dropped += [_dropped(r, "near-duplicate", dedup.duplicate_of[r.id]) for r in kept if r.id in dedup.duplicate_of]
     kept = [r for r in kept if r.id not in dedup.duplicate_of]
-    kept, split_of = assign_splits(kept, heldout=options.heldout, seed=options.seed)
-    group_of = family_groups(kept)
+    kept, split_of = assign_splits(kept, heldout=options.heldout, seed=options.seed, shared_above=options.shared_above)
+    group_of = family_groups(kept, options.shared_above)
+    shared = shared_kernels(kept, options.shared_above)
     summary.groups.update(split_of.values())
-    summary.largest_group = max(Counter(group_of[r.families[0]] for r in kept).values(), default=0)
+    summary.shared_kernels = len(shared)
+    summary.largest_group = max(Counter(group_of[_kernel_or_first(r, shared)] for r in kept).values(), default=0)
     for d in dropped:
         summary.dropped.setdefault(d.source, Counter())[d.reason] += 1
     for r in kept:
@@ -200,3 +205,9 @@ def _remove_stale(data: Path, written: set[Path]) -> None:
     for folder in sorted(data.iterdir()):
         if folder.is_dir() and not any(folder.iterdir()):
             shutil.rmtree(folder)
+
+
+def _kernel_or_first(row: CorpusRow, shared: set[str]) -> str:
+    """The family a row's group is found by: its kernel when the kernel is shared, else its first family."""
+    kernel = next((f for f in row.families if f.startswith("kernel:")), "")
+    return kernel if kernel in shared else row.families[0]

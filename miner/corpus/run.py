@@ -17,7 +17,7 @@ from miner.corpus.dedup import DedupOptions, deduplicate
 from miner.corpus.inputs import read_qa, read_verify
 from miner.corpus.parquet import write_shards
 from miner.corpus.rows import qa_rows, verify_rows
-from miner.corpus.split import HELDOUT, TRAIN, assign_splits, family_groups, shared_kernels
+from miner.corpus.split import HELDOUT, TRAIN, assign_splits, family_groups, group_key, shared_kernels
 from miner.errors import InputError
 from miner.models.corpus import SOURCES, UNKNOWN, CorpusRow, DroppedRow
 from miner.verify.tasks import TASKS_DIR
@@ -105,7 +105,7 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
     shared = shared_kernels(kept, options.shared_above)
     summary.groups.update(split_of.values())
     summary.shared_kernels = len(shared)
-    summary.largest_group = max(Counter(group_of[_kernel_or_first(r, shared)] for r in kept).values(), default=0)
+    summary.largest_group = max(Counter(group_of[group_key(r, shared)] for r in kept).values(), default=0)
     for d in dropped:
         summary.dropped.setdefault(d.source, Counter())[d.reason] += 1
     for r in kept:
@@ -205,9 +205,3 @@ def _remove_stale(data: Path, written: set[Path]) -> None:
     for folder in sorted(data.iterdir()):
         if folder.is_dir() and not any(folder.iterdir()):
             shutil.rmtree(folder)
-
-
-def _kernel_or_first(row: CorpusRow, shared: set[str]) -> str:
-    """The family a row's group is found by: its kernel when the kernel is shared, else its first family."""
-    kernel = next((f for f in row.families if f.startswith("kernel:")), "")
-    return kernel if kernel in shared else row.families[0]

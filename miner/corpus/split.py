@@ -33,6 +33,11 @@ def _kernel_family(row: CorpusRow) -> str:
     return next((f for f in row.families if f.startswith("kernel:")), "")
 
 
+def group_key(row: CorpusRow, shared: set[str]) -> str:
+    """The family a row's group is found by (its kernel when the kernel is shared)."""
+    return _joined(row, shared)[0]
+
+
 def _joined(row: CorpusRow, shared: set[str]) -> list[str]:
     """The families a row joins into one group: a shared kernel's rows join only their kernel."""
     kernel = _kernel_family(row)
@@ -69,7 +74,7 @@ def assign_splits(
     shared = shared_kernels(rows, shared_above)
     groups = family_groups(rows, shared_above)
     split_of = {g: TRAIN if g in shared else _split(g, heldout, seed) for g in sorted(set(groups.values()))}
-    out = [r.model_copy(update={"split": split_of[groups[_joined(r, shared)[0]]]}) for r in rows]
+    out = [r.model_copy(update={"split": split_of[groups[group_key(r, shared)]]}) for r in rows]
     return out, split_of
 
 

@@ -75,23 +75,24 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region, con
         for c in site.conditions
         if launcher.start_line <= c.line <= launcher.end_line
     ]
+    common = dict(
+        launcher=launcher.id,
+        launcher_name=launcher.name,
+        statement=statement,
+        via=via,
+        grid=config[0],
+        block=config[1],
+        shared_mem=config[2],
+        stream=config[3],
+        conditions=conditions,
+        macro=macro,
+        expansion=expansion,
+        macro_guards=_macro_guards(launcher, macro, site.kernel_expr) if macro is not None else [],
+        live_for=list(launcher.live_for),
+        loops=_enclosing_loops(launcher, site.line),
+    )
     if not configuration:
-        return LaunchFact.model_construct(
-            launcher=launcher.id,
-            launcher_name=launcher.name,
-            statement=statement,
-            via=via,
-            grid=config[0],
-            block=config[1],
-            shared_mem=config[2],
-            stream=config[3],
-            conditions=conditions,
-            macro=macro,
-            expansion=expansion,
-            macro_guards=_macro_guards(launcher, macro, site.kernel_expr) if macro is not None else [],
-            live_for=list(launcher.live_for),
-            loops=_enclosing_loops(launcher, site.line),
-        )
+        return LaunchFact.model_construct(**common)
     integer_types = _integer_types(context.library)
     written_out = tuple(  # ``dim3(numgrps2, NB, batch_count)``: the variables an expression grid or block reads
         name
@@ -113,24 +114,7 @@ def _launch_fact(context: KernelContext, site: LaunchSite, launcher: Region, con
         writes = by_line([*writes, *deeper_writes])
         level = [*deeper, *deeper_writes]
     declarations = _with_constants(launcher, site.line, config[:2], declarations)
-    return LaunchFact.model_construct(
-        launcher=launcher.id,
-        launcher_name=launcher.name,
-        statement=statement,
-        via=via,
-        grid=config[0],
-        block=config[1],
-        shared_mem=config[2],
-        stream=config[3],
-        conditions=conditions,
-        declarations=declarations,
-        writes=writes,
-        macro=macro,
-        expansion=expansion,
-        macro_guards=_macro_guards(launcher, macro, site.kernel_expr) if macro is not None else [],
-        live_for=list(launcher.live_for),
-        loops=_enclosing_loops(launcher, site.line),
-    )
+    return LaunchFact.model_construct(**common, declarations=declarations, writes=writes)
 
 
 _LOOP_TYPES = ("for_statement", "while_statement", "do_statement", "for_range_loop")

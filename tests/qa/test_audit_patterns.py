@@ -326,23 +326,11 @@ def test_an_implementation_sample_shows_every_overload_of_a_helper_it_shows() ->
 
 
 def test_a_serial_combine_of_lds_partials_after_a_barrier_is_the_block_stage() -> None:
-    serial = """template <typename T>
-__global__ void gemm_kernel(int m, int n, int k, T alpha, T beta, T* C, T* D)
-{
-    __shared__ T tile[64];
-    int tx = threadIdx.x;
-    T sum = 0;
-    for(int i = tx; i < m; i += 64)
-        sum += C[i];
-    tile[tx] = sum;
-    __syncthreads();
-    if(tx == 0)
-    {
-        for(int i = 1; i < 64; i++)
-            sum += tile[i];
-        D[blockIdx.x] = sum;
-    }
-}"""
+    serial = TREE_KERNEL.replace(
+        TREE_KERNEL[TREE_KERNEL.index("    for(int s = 32") :],
+        "    if(tx == 0)\n    {\n        for(int i = 1; i < 64; i++)\n            sum += tile[i];\n"
+        "        D[blockIdx.x] = sum;\n    }\n}",
+    )
     answer = _item("reduction_hierarchy", serial)
     assert "per thread, accumulating partial results in the loop `for(int i = tx; i < m; i += 64)`" in answer
     assert (

@@ -462,7 +462,7 @@ def check(
     header = ["run", "executor", "jobs", "parse pred / meas s", "liveness pred / meas s", "predicted wall s",
               "measured wall s", "error", "note"]  # fmt: skip
     out = [_table(header, rows, markdown)]
-    if 1 in live and 2 in live:
+    if 1 in live and 2 in live and min(live[2]) > 0:
         fitted = min(live[1]) / min(live[2])
         out.append(f"measured liveness speed-up 1→2: {fitted:.2f} (pass --liveness-speedup2 {fitted:.2f} to use it)")
     return "\n".join(out)

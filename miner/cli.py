@@ -26,9 +26,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("path", type=Path, help="library checkout (directory or git work tree)")
+        sp.add_argument(
+            "path", type=Path, nargs="?" if sp.prog.endswith(" mine") else None,
+            help="library checkout (directory or git work tree)",
+        )  # fmt: skip
         sp.add_argument("--library", help="rocblas, rocsolver, ... (detected when omitted)")
-        sp.add_argument("--rev", help="mine this git revision through a temporary worktree")
+        sp.add_argument(
+            "--rev", action="append", default=[],
+            help="mine this git revision through a temporary worktree (mine: repeat it for a batch, one folder "
+            "per revision under --out)",
+        )  # fmt: skip
         add_with_option(sp)
         sp.add_argument("--jobs", type=positive_int, default=max(1, os.cpu_count() or 1), help="parse worker processes")
         sp.add_argument("--out", type=Path, default=Path("output"), help="output directory")
@@ -44,9 +51,22 @@ def build_parser() -> argparse.ArgumentParser:
             "the TUs that stop at it is reported undecided)",
         )  # fmt: skip
 
-    mine = sub.add_parser("mine", help="mine a checkout into context bundles")
+    mine = sub.add_parser("mine", help="mine a checkout (or a batch of libraries x revisions) into context bundles")
     common(mine)
     mine.add_argument("--entry", default="*", metavar="GLOB", help="only entry points matching GLOB")
+    mine.add_argument(
+        "--batch", type=Path, metavar="JOBS.toml",
+        help="mine every [[mine]] table of a jobs file (checkout, library, revisions, out, with) as one batch",
+    )  # fmt: skip
+    mine.add_argument(
+        "--executor", choices=["local", "ray"], default="local",
+        help="where parse and liveness workers run: local processes (--jobs of them) or a Ray cluster",
+    )  # fmt: skip
+    mine.add_argument(
+        "--address", metavar="ADDR",
+        help="with --executor ray: the cluster to join (`ray start --head` prints it; auto: the one on this machine); "
+        "without, a local Ray of --jobs CPUs",
+    )  # fmt: skip
     mine.add_argument(
         "--no-liveness", dest="liveness", action="store_false",
         help="skip per-entry liveness (every reached region is reported live)",
@@ -176,17 +196,23 @@ def _say(message: str) -> None:
 def _options(args):
     from miner.pipeline import MineOptions
 
+    if len(args.rev) > 1 and args.command != "mine":
+        raise InputError("one --rev at a time here")
+    if args.path is None:
+        raise InputError("give a checkout to mine, or --batch JOBS.toml")
     return MineOptions(
         path=args.path,
         library=args.library,
         out=args.out,
         jobs=args.jobs,
         entry_glob=getattr(args, "entry", "*") if args.command == "mine" else args.entry,
-        rev=args.rev,
+        rev=args.rev[0] if len(args.rev) == 1 else None,
         with_libraries=with_pairs(args.with_),
         cache_dir=args.cache,
         liveness=getattr(args, "liveness", True),
         allow_missing_headers=args.allow_missing_headers,
+        executor=getattr(args, "executor", "local"),
+        address=getattr(args, "address", None),
     )
 
 
@@ -207,6 +233,8 @@ def _entrypoints(args) -> int:
 def _mine(args, console: Console) -> int:
     from miner.pipeline import mine
 
+    if args.batch is not None or len(args.rev) > 1:
+        return _mine_batch(args, console)
     opts = _options(args)
     with phase_bars(console) as progress:
         summary = mine(opts, progress)
@@ -228,6 +256,43 @@ def _mine(args, console: Console) -> int:
         qa_options = QAOptions(bundles=opts.out, out=opts.out)
         print_summary(run_with_progress(qa_options, console), qa_options)
     return 1 if args.strict and summary.tus_fatal else 0
+
+
+def _mine_batch(args, console: Console) -> int:
+    from miner.batch.jobs import plan, plan_revisions, read_jobs_file
+    from miner.batch.run import label, mine_batch, write_batch_summary
+
+    if args.batch is not None and (args.path is not None or args.rev):
+        raise InputError("--batch names the checkouts and revisions: give no checkout or --rev besides")
+    if args.qa:
+        raise InputError("--qa mines one checkout: run `rocm-miner qa` on each folder of the batch")
+    if args.batch is not None:
+        base = _options(argparse.Namespace(**{**vars(args), "path": Path("."), "rev": []}))
+        plans = plan(read_jobs_file(args.batch), base)
+    else:
+        plans = plan_revisions(_options(argparse.Namespace(**{**vars(args), "rev": []})), args.rev)
+    with phase_bars(console) as progress:
+        summary = mine_batch(plans, progress)
+    table = Table(title=f"rocm-miner: a batch of {len(plans)}")
+    for column in ("mine", "library", "revision", "TUs", "from cache", "bundles", "kernels", "wall s", "error"):
+        table.add_column(column)
+    for opts, r in zip(plans, summary.revisions, strict=True):
+        s = r.summary
+        cells = [str(s.tus), str(s.cache_hits), str(s.bundles), str(s.kernels_reached), f"{s.wall_seconds:g}", ""] if s \
+            else ["", "", "", "", "", r.error or ""]  # fmt: skip
+        table.add_row(label(opts), r.library or "", r.revision or "working tree", *cells)
+    Console().print(table)
+    again = f"; parsed again after a worker died: {', '.join(summary.parsed_again)}" if summary.parsed_again else ""
+    print(f"TUs: {summary.tus}, parsed {summary.tu_parses}, from the cache {summary.from_cache}{again}; "
+          f"{summary.executor} executor, {summary.workers} workers, {summary.wall_seconds:g} s")  # fmt: skip
+    print(f"summary: {write_batch_summary(summary, args.out)}")
+    failed = [r for r in summary.revisions if r.error]
+    for r in failed:
+        _say(f"error: {r.out}: {r.error}")
+    degraded = [r for r in summary.revisions if r.summary and r.summary.tus_fatal]
+    for r in degraded:
+        _degraded(r.summary, console)
+    return 2 if failed else (1 if args.strict and degraded else 0)
 
 
 def _degraded(summary, console: Console) -> None:

@@ -16,6 +16,11 @@ from contextlib import contextmanager
 _THRESHOLDS = (50_000, 20, 10)
 
 
+def collect_rarely() -> None:
+    """For the rest of this process (a worker's)."""
+    gc.set_threshold(*_THRESHOLDS)
+
+
 @contextmanager
 def rarely_collected() -> Iterator[None]:
     before = gc.get_threshold()

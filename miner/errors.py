@@ -9,6 +9,7 @@
     ├── ProfileError                a profile file in allowlists/ is malformed
     ├── ToolchainError              libclang or its HIP headers cannot be found
     ├── OutputError                 the output directory cannot be written
+    ├── ExecutorError               the executor cannot run (Ray missing, no cluster at the address)
     └── CacheError                  a cache entry was damaged after it was checked (it is removed)
 
 Per-file problems (unreadable, parser crash or hang) are never raised: they are values

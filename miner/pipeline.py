@@ -24,6 +24,7 @@ from miner.cache.home import default_cache_dir
 from miner.cache.ledger import record_run
 from miner.collector import rarely_collected
 from miner.errors import InputError, MissingHeaderError, NotACheckoutError
+from miner.executors import Executor, make_executor
 from miner.graph.build import build_graph
 from miner.liveness.cache import VerdictCache, store_path
 from miner.liveness.run import entry_verdicts
@@ -46,6 +47,7 @@ from miner.parse.cache import ParseCache
 from miner.parse.completeness import IncompleteParses
 from miner.parse.entrypoints import discover
 from miner.parse.places import remove_places_of_gone_checkouts, work_place
+from miner.parse.queue import ParseQueue
 from miner.parse.recipe import make_recipe
 from miner.parse.stage import ParseOutcome, ParseStage
 from miner.source.checkout import Checkout, describe, revision
@@ -70,6 +72,8 @@ class MineOptions:
     liveness: bool = True
     allow_missing_headers: bool = False  # parse without a system header a profile needs: a degraded run
     reuse_verdicts: bool = True  # liveness verdicts of an earlier run with the same inputs
+    executor: str = "local"  # where parsing and liveness analysis run: "local" processes or "ray"
+    address: str | None = None  # the Ray cluster's address (``ray start --head`` printed it; "auto": the one here)
 
 
 @dataclass
@@ -140,7 +144,18 @@ class Parsed:
     seconds: float = 0.0  # wall time of the parse stage
 
 
-def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Parsed:
+def parse_inputs(
+    opts: MineOptions,
+    checkout: Checkout,
+    progress: Progress = _no_progress,
+    queue: ParseQueue | None = None,
+    order: int = 0,
+) -> Parsed:
+    """The checkout's parses (and its ``--with`` libraries'), through ``queue`` (shared by the revisions of a
+    batch, where this checkout's jobs come in ``order``), else through a queue of its own on ``opts.executor``."""
+    if queue is None:
+        with executor_for(opts) as executor, ParseQueue(executor) as own:
+            return parse_inputs(opts, checkout, progress, own, order)
     start = time.perf_counter()
     root = checkout.root
     profile = resolve_profile(root, opts.library)
@@ -162,20 +177,31 @@ def parse_inputs(opts: MineOptions, checkout: Checkout, progress: Progress = _no
     if entries and not selected:
         how = "matches" if any(c in opts.entry_glob for c in "*?[") else "named"
         raise InputError(f"no entry point {how} {opts.entry_glob!r} (of {len(entries)})")
-    outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse")
+    outcome = _parse_library(root, profile, others, cache_dir, opts, progress, "parse", queue, order)
     inputs = [profile.config_hash, outcome.digest]
     # the libraries this one calls are walked from what its own instances reach of them
     wanted = frozenset(outcome.refs) if opts.liveness else None
     other_outcomes = []
     for name, other_root in sorted(others.items()):
         other_profile = other_profiles[name]
-        other = _parse_library(other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}", wanted)
+        other = _parse_library(
+            other_root, other_profile, {}, cache_dir, opts, progress, f"parse {name}", queue, order, wanted
+        )
         other_outcomes.append((name, other_profile, other))
         inputs += [name, other_profile.config_hash, other.digest]
     wall = time.perf_counter() - start
     return Parsed(
         checkout, profile, others, cache_dir, selected, unreadable_headers, outcome, other_outcomes, inputs, wall
     )
+
+
+@contextlib.contextmanager
+def executor_for(opts: MineOptions) -> Iterator[Executor]:
+    executor = make_executor(opts.executor, jobs=opts.jobs, address=opts.address)
+    try:
+        yield executor
+    finally:
+        executor.close()
 
 
 def cache_folder(opts: MineOptions) -> Path:
@@ -186,11 +212,15 @@ def cache_folder(opts: MineOptions) -> Path:
 
 
 def analyse(opts: MineOptions, checkout: Checkout, progress: Progress = _no_progress) -> Analysis:
-    with cache_lock.shared(cache_folder(opts)):
-        return analyse_parsed(parse_inputs(opts, checkout, progress), opts, progress)
+    with cache_lock.shared(cache_folder(opts)), executor_for(opts) as executor:
+        with ParseQueue(executor) as queue:
+            parsed = parse_inputs(opts, checkout, progress, queue)
+        return analyse_parsed(parsed, opts, progress, executor)
 
 
-def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progress) -> Analysis:
+def analyse_parsed(
+    p: Parsed, opts: MineOptions, progress: Progress = _no_progress, executor: Executor | None = None
+) -> Analysis:
     start = time.perf_counter()
     parsed = [anchor(tu, p.others) for tu in p.outcome.parsed] if p.others else list(p.outcome.parsed)
     aside = dict(p.outcome.instances_aside)
@@ -214,7 +244,7 @@ def analyse_parsed(p: Parsed, opts: MineOptions, progress: Progress = _no_progre
     if opts.liveness:
         verdicts = VerdictCache(p.cache_dir / "liveness", p.inputs, load=opts.reuse_verdicts)
         liveness = entry_verdicts(
-            g, parsed, aside, rules, reader.data, traversals, selected, verdicts, opts.jobs, progress
+            g, parsed, aside, rules, reader.data, traversals, selected, verdicts, executor, progress
         )
     end = time.perf_counter()
     outcomes = [p.outcome] + [o for _, _, o in p.other_outcomes]
@@ -253,6 +283,8 @@ def _parse_library(
     opts: MineOptions,
     progress: Progress,
     phase: str,
+    queue: ParseQueue,
+    order: int = 0,
     wanted: frozenset[str] | None = None,
 ) -> ParseOutcome:
     place = work_place(cache_dir, root, others)
@@ -266,7 +298,7 @@ def _parse_library(
         done += 1
         progress(phase, done, len(tus))
 
-    stage = ParseStage(recipe, cache, place / "pch", jobs=opts.jobs, liveness=opts.liveness)
+    stage = ParseStage(recipe, cache, place / "pch", queue, liveness=opts.liveness, order=order)
     outcome = stage.run(tus, on_result=tick, wanted=wanted)
     outcome.cache_units = cache.used | {place.relative_to(cache_dir).as_posix()}
     return outcome
@@ -318,13 +350,23 @@ def entry_roots(g: nx.DiGraph, names: list[str]) -> dict[str, str | None]:
 def mine(opts: MineOptions, progress: Progress = _no_progress) -> RunSummary:
     start = time.perf_counter()
     make_dir(opts.out, "output directory")  # a folder that cannot be made is told before anything is parsed
-    with rarely_collected(), open_checkout(opts.path, opts.rev) as checkout, cache_lock.shared(cache_folder(opts)):
-        p = parse_inputs(opts, checkout, progress)
-        summary = _kept_outputs(p, opts, start)
-        if summary is None:
-            summary = write_outputs(analyse_parsed(p, opts, progress), opts, time.perf_counter() - start)
-        _record_cache_use(p, opts)
-        return summary
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(rarely_collected())
+        checkout = stack.enter_context(open_checkout(opts.path, opts.rev))
+        stack.enter_context(cache_lock.shared(cache_folder(opts)))
+        executor = stack.enter_context(executor_for(opts))
+        with ParseQueue(executor) as queue:
+            p = parse_inputs(opts, checkout, progress, queue)
+        return finish_mine(p, opts, progress, executor, start)
+
+
+def finish_mine(p: Parsed, opts: MineOptions, progress: Progress, executor: Executor, start: float) -> RunSummary:
+    """A parsed checkout's outputs: an earlier run's where they still hold, else analysed and written."""
+    summary = _kept_outputs(p, opts, start)
+    if summary is None:
+        summary = write_outputs(analyse_parsed(p, opts, progress, executor), opts, time.perf_counter() - start)
+    _record_cache_use(p, opts)
+    return summary
 
 
 def _record_cache_use(p: Parsed, opts: MineOptions) -> None:

@@ -49,7 +49,7 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
         pytest.param(
             ["mine", str(TINYBLAS), "--entry", "nomatch*"], "no entry point matches 'nomatch*'", id="no-entry"
         ),
-        pytest.param(["mine"], "the following arguments are required: path", id="no-path"),
+        pytest.param(["mine"], "give a checkout to mine, or --batch JOBS.toml", id="no-path"),
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(args, message, tmp_path):

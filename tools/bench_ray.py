@@ -40,21 +40,22 @@ async def _kill_one_busy(evaluator, after_s: float, killed: list[str]) -> None:
     while not evaluator.busy:
         await asyncio.sleep(0.05)
     actor, candidate = next(iter(evaluator.busy.items()))
-    evaluator.ray.kill(actor, no_restart=True)
+    evaluator.executor.ray.kill(actor, no_restart=True)
     killed.append(candidate)
 
 
 def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kill_after: float | None) -> dict:
     from miner.agent.client import AgentClient
     from miner.agent.config import AgentConfig
+    from miner.executors.ray_actors import RayExecutor
     from miner.verify.evaluate import VerifyOptions
-    from miner.verify.executors import RayEvaluator
+    from miner.verify.executors import WorkerEvaluator
     from miner.verify.fingerprint import environment
     from miner.verify.loop import LoopOptions, run_loop
     from miner.verify.store import AttemptStore
 
     options = VerifyOptions.for_device(args.device)
-    evaluator = RayEvaluator(options, actors=actors)
+    evaluator = WorkerEvaluator(options, RayExecutor(), workers=actors)
     store = AttemptStore(out)
     killed: list[str] = []
     env = environment(args.device)
@@ -62,7 +63,7 @@ def run_row(tasks, actors: int, args, out: Path, server: ScriptedChatServer, kil
     async def go() -> float:
         config = AgentConfig(base_url=server.base_url, model="scripted", api_key="k", concurrency=64, max_retries=2)
         async with AgentClient(config) as client:
-            warm = [evaluator(tasks[0], _candidate(tasks[0])) for _ in evaluator.actors]
+            warm = [evaluator(tasks[0], _candidate(tasks[0])) for _ in range(evaluator.count)]
             await asyncio.gather(*warm)  # actors started and their first worker warm: not part of the rate
             killer = asyncio.create_task(_kill_one_busy(evaluator, kill_after, killed)) if kill_after else None
             t0 = time.perf_counter()

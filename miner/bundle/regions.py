@@ -40,6 +40,14 @@ class SourceReader:
         self.other_roots = other_roots or {}  # library -> its checkout
         self._bytes = lru_cache(maxsize=4096)(self._read)
 
+    def __getstate__(self) -> dict:
+        """Sent to another process without what it has read (workers read what they need again)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_bytes"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bytes = lru_cache(maxsize=4096)(self._read)
+
     def path(self, rel: str) -> Path:
         return other_location(rel, self.other_roots) or self.root / rel
 

@@ -1,36 +1,31 @@
 """Every selected entry's verdicts: from the verdict store, else analysed and stored.
 
-Entries whose verdicts are not stored are analysed in ``jobs`` forked processes: each inherits
-the analyser (graph and instances) built once here and a share of the entries, chosen so that entries
-reaching the same instantiations meet in one process (they share most of their work in its memos);
-it sends back the verdicts of each run of its entries as they are ready, and when its share is done
-takes runs left in the others'. An entry's verdicts do not depend on which process analysed it or
-what it analysed before; without ``fork`` (not Linux) the entries are analysed here, one by one."""
+Entries whose verdicts are not stored are analysed by the executor's workers: each gets the analyser (graph
+and instances) built once here (inherited by a forked process, or sent once through Ray's object store) and a
+share of the entries, chosen so that entries reaching the same instantiations meet in one worker (they share most
+of their work in its memos); it sends back the verdicts of each run of its entries, and when its share is done
+takes runs left in the others'. An entry's verdicts do not depend on which worker analysed it or what it
+analysed before; without an executor of several workers the entries are analysed here, one by one."""
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import queue
-import traceback
 from collections.abc import Callable
 from dataclasses import replace
 
 import networkx as nx
 
-from miner.collector import frozen
+from miner.collector import collect_rarely, frozen
+from miner.executors import Executor, Lost, WorkerSpec
 from miner.liveness.analyse import LivenessAnalyser, incomplete_instances, index_instances
 from miner.liveness.build import BuildDeadFinder, index_inactive
 from miner.liveness.cache import VerdictCache, entry_key
 from miner.models import EntryPoint, Instance, NodeVerdict, ParsedTU, Traversal
-from miner.signals import children_ignore_ctrl_c
 from miner.traverse.rules import RuleSet
 
 Progress = Callable[[str, int, int], None]
 Verdicts = dict[str, NodeVerdict]
 
-_RUN = 16  # entries a process takes at a time: the verdicts it sends back at once, the least another can take
-# what forked processes inherit: the analyser, the work, its shares, the runs taken, the results
-_FORKED: tuple | None = None
+_RUN = 16  # entries a worker takes at a time: the verdicts it sends back at once, the least another can take
 
 
 def entry_verdicts(
@@ -42,7 +37,7 @@ def entry_verdicts(
     traversals: dict[str, Traversal],
     selected: list[EntryPoint],
     store: VerdictCache,
-    jobs: int,
+    executor: Executor | None,
     progress: Progress,
 ) -> dict[str, Verdicts]:
     """The instances the parse cache keeps aside are read only when some entry's verdicts are not stored."""
@@ -68,7 +63,7 @@ def entry_verdicts(
     work = [(traversals[e.name], e.variant) for e in missing]
     try:
         with frozen():  # the graph and the instances: no collection here or in a forked process scans them
-            for i, verdicts in _analyse(analyser, work, jobs):
+            for i, verdicts in _analyse(analyser, work, executor):
                 name = missing[i].name
                 out[name] = verdicts
                 store.put(keys[name], verdicts)
@@ -78,32 +73,55 @@ def entry_verdicts(
     return {e.name: out[e.name] for e in selected}
 
 
-def _analyse(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], jobs: int):
+def _analyse(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], executor: Executor | None):
     """(index into ``work``, verdicts), as they are ready."""
-    if jobs <= 1 or len(work) <= _RUN or "fork" not in mp.get_all_start_methods():
+    if executor is None or executor.workers <= 1 or len(work) <= _RUN:
         for i, (traversal, variant) in enumerate(work):
             yield i, analyser.verdicts(traversal, variant)
         return
-    global _FORKED
-    shares = _shares(analyser, work, jobs)
-    context = mp.get_context("fork")
-    taken = context.Array("i", 2 * len(shares))  # runs taken from the front (by their owner) and back of each share
-    results = context.Queue()
-    _FORKED = (analyser, work, shares, taken, results)
-    processes = [context.Process(target=_serve, args=(own,), daemon=True) for own in range(len(shares))]
-    try:
-        with children_ignore_ctrl_c():
-            for process in processes:
-                process.start()
-        for _ in range(sum(len(share) for share in shares)):
-            done = _next_result(results, processes)
-            yield from done
-    finally:
-        _FORKED = None
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-            process.join()
+    shares = _shares(analyser, work, executor.workers)
+    spec = WorkerSpec("liveness", LivenessWorker, (analyser, work), shared=True)
+    for run, done in executor.run(spec, _Runs(shares)):
+        if isinstance(done, Lost):
+            raise RuntimeError(f"the liveness analysis of entries {run[0]}..{run[-1]} failed: {done.detail}")
+        yield from done
+
+
+class LivenessWorker:
+    """A worker's analyser (inherited, or sent once) and the entries to analyse."""
+
+    def __init__(self, analyser: LivenessAnalyser, work: list[tuple[Traversal, str]]) -> None:
+        collect_rarely()
+        self.analyser, self.work = analyser, work
+
+    def __call__(self, run: tuple[int, ...]) -> list[tuple[int, Verdicts]]:
+        return [(i, self.analyser.verdicts(*self.work[i])) for i in run]
+
+
+class _Runs:
+    """Each worker's own runs of entries from the front, then others' from the back of the largest share left."""
+
+    def __init__(self, shares: list[list[list[int]]]) -> None:
+        self.shares = [list(share) for share in shares]
+
+    def take(self, worker: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        own = worker % len(self.shares)
+        if self.shares[own]:
+            run = tuple(self.shares[own].pop(0))
+        elif any(self.shares):
+            run = tuple(max(self.shares, key=len).pop())
+        else:
+            return None
+        return run, run
+
+    def exhausted(self) -> bool:
+        return not any(self.shares)
+
+    def wait(self, timeout: float) -> None:
+        pass
+
+    def cancelled(self) -> bool:
+        return False
 
 
 _BETA = 0.3  # the cost of walking an instance another entry of the process already expanded, relative to expanding it
@@ -129,40 +147,3 @@ def _shares(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], jobs:
         reached[k] |= footprint.keys()
         mine[k].append(i)
     return [[own[at : at + _RUN] for at in range(0, len(own), _RUN)] for own in mine if own]
-
-
-def _serve(own: int) -> None:
-    """A forked process: its own share's runs from the front, then others' from the back, until none is left."""
-    assert _FORKED is not None, "runs only in a process forked by _analyse"
-    analyser, work, shares, taken, results = _FORKED
-    try:
-        while (run := _take(own, shares, taken)) is not None:
-            results.put([(i, analyser.verdicts(*work[i])) for i in run])
-    except BaseException:  # the parent raises it
-        results.put(traceback.format_exc())
-
-
-def _take(own: int, shares: list[list[list[int]]], taken) -> list[int] | None:
-    with taken.get_lock():
-        left = [len(share) - taken[2 * k] - taken[2 * k + 1] for k, share in enumerate(shares)]
-        k = own if left[own] else max(range(len(shares)), key=left.__getitem__)
-        if not left[k]:
-            return None
-        if k == own:
-            taken[2 * k] += 1
-            return shares[k][taken[2 * k] - 1]
-        taken[2 * k + 1] += 1
-        return shares[k][-taken[2 * k + 1]]
-
-
-def _next_result(results, processes: list) -> list[tuple[int, Verdicts]]:
-    while True:
-        try:
-            done = results.get(timeout=1.0)
-        except queue.Empty:
-            if all(process.exitcode is not None for process in processes):
-                raise RuntimeError("the liveness analysis processes ended before analysing every entry") from None
-            continue
-        if isinstance(done, str):
-            raise RuntimeError(f"the liveness analysis failed in a forked process:\n{done}")
-        return done

@@ -6,6 +6,7 @@ decisions). Pydantic models with ``extra="forbid"`` are what is written to disk
 """
 
 from miner.models.analysis import Decision, EntryPoint, NodeVerdict, Traversal
+from miner.models.batch import BatchJob, BatchRevision, BatchSummary
 from miner.models.corpus import SOURCES, CorpusRow, DroppedRow, Message, RowProvenance, Source
 from miner.models.kinds import BoundaryKind, BundleId, ExecSpace, Resolution, Role, Usr
 from miner.models.outputs import (
@@ -68,6 +69,9 @@ from miner.models.qa import (
 from miner.models.release import EntryDiff, Explanation, KernelChange, PathStep, RegionChange, ReleaseDiff, RevisionSide
 
 __all__ = [
+    "BatchJob",
+    "BatchRevision",
+    "BatchSummary",
     "SOURCES",
     "CorpusRow",
     "DroppedRow",

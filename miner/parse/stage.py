@@ -15,7 +15,7 @@ from pathlib import Path
 
 from miner.models import Instance, ParsedTU, ParseFailed, WalkScope
 from miner.parse.cache import Head, ParseCache, files_read
-from miner.parse.pool import ParsePool
+from miner.parse.queue import ParseQueue
 from miner.parse.recipe import Recipe
 from miner.parse.walk_scope import unheld
 from miner.parse.worker import ParseJob, PchJob, WorkerConfig, tree_sitter_tu
@@ -47,24 +47,27 @@ class ParseOutcome:
 
 
 class ParseStage:
-    def __init__(self, recipe: Recipe, cache: ParseCache, work_dir: Path, *, jobs: int, liveness: bool = True) -> None:
+    """``order`` places this checkout's jobs among those of the other revisions sharing ``queue`` (a batch)."""
+
+    def __init__(
+        self, recipe: Recipe, cache: ParseCache, work_dir: Path, queue: ParseQueue, *, liveness: bool = True,
+        order: int = 0,
+    ) -> None:  # fmt: skip
         self.recipe = recipe
         self.cache = cache
         self.work_dir = work_dir
-        self.jobs = jobs
+        self.queue = queue
+        self.order = order
         profile = recipe.profile
-        self.pool = ParsePool(
-            WorkerConfig(
-                root=str(recipe.root),
-                launch_macros=profile.launch_macros,
-                kernel_macros=profile.kernel_macros,
-                device_macros=profile.device_macros,
-                liveness=liveness,
-                rules=profile.rules,
-                others=tuple((name, str(root)) for name, root in recipe.other_roots),
-            ),
-            jobs=jobs,
-            timeout_s=profile.parse_timeout_s,
+        queue.allow(profile.parse_timeout_s)
+        self.config = WorkerConfig(
+            root=str(recipe.root),
+            launch_macros=profile.launch_macros,
+            kernel_macros=profile.kernel_macros,
+            device_macros=profile.device_macros,
+            liveness=liveness,
+            rules=profile.rules,
+            others=tuple((name, str(root)) for name, root in recipe.other_roots),
         )
 
     # ------------------------------------------------------------------ PCH
@@ -103,7 +106,7 @@ class ParseStage:
             else:
                 args = tuple(self.recipe.variant_args(v))
                 todo.append(PchJob(f"<pch:{v}>", str(prefix), args, v, str(self._pch_path(v))))
-        for result in self.pool.run(todo):
+        for result in self.queue.run(self.config, todo, order=self.order):
             if isinstance(result, ParsedTU):
                 self.cache.put(result, salt)
                 facts[result.path[5:-1]] = result
@@ -116,7 +119,7 @@ class ParseStage:
         """What a TU's parse depends on besides the files it read: its flags, wherever the checkouts and the
         cache lie, and the PCH's inputs."""
         flags = hashlib.sha256("\0".join(self.recipe.portable_args(variant)).encode()).hexdigest()[:16]
-        liveness = "live" if self.pool.config.liveness else "no-live"
+        liveness = "live" if self.config.liveness else "no-live"
         return f"{flags}:{liveness}:{self.cache.digest(pch) if pch is not None else ''}"
 
     # ------------------------------------------------------------------ TUs
@@ -145,7 +148,7 @@ class ParseStage:
             else:
                 misses.append(rel)
         reach = _Reach(wanted, [h.refs for h in heads.values()]) if wanted is not None else None
-        fresh = {r.path: r for r in self._parse(misses, pch, salts, outcome, on_result, reach)}
+        fresh = {r.path: r for r in self._parse(misses, pch, salts, outcome, on_result, reach, heads)}
         if reach is not None:
             self._close(reach, heads, fresh, pch, salts, outcome)
         named: list[tuple[str, str, tuple[str, ...], WalkScope | None]] = []  # (path, engine, files read, scope)
@@ -215,10 +218,13 @@ class ParseStage:
         outcome: ParseOutcome,
         on_result,
         reach: _Reach | None = None,
+        heads: dict[str, Head] | None = None,
     ) -> list[ParsedTU]:
+        """The parses of ``misses``; with ``heads``, a miss that another revision of a batch parsed meanwhile with
+        the same files and flags is answered by the cache instead, and its head joins ``heads``."""
         if not misses:
             return []
-        self.pool.config = replace(self.pool.config, walk_only=reach.base if reach is not None else None)
+        self.config = replace(self.config, walk_only=reach.base if reach is not None else None)
         needed = {self.recipe.variant(rel) for rel in misses} & set(pch)
         missing_pch = {v for v in needed if not self._pch_path(v).exists()}
         if missing_pch:
@@ -232,11 +238,25 @@ class ParseStage:
             jobs.append(ParseJob(rel=rel, args=tuple(args), variant=v, uses_pch=use, plain_args=plain))
         results = []
         prepare = reach.prepare if reach is not None else None
-        for result in self._with_fallback(self.pool.run(jobs, prepare), outcome):
-            if reach is not None:
-                reach.add(result.refs)
+
+        def recheck(rel: str) -> Head | None:
+            head = self.cache.peek(rel, self._salt_of(rel, salts))
+            return head if head is not None and head.scope is None else None
+
+        def keep(result: ParsedTU) -> None:
             if result.engine != "tree-sitter":
                 self.cache.put(result, self._salt_of(result.path, salts))
+            if reach is not None:
+                reach.add(result.refs)
+
+        rechecked = recheck if heads is not None and reach is None else None
+        run = self.queue.run(self.config, jobs, prepare, order=self.order, recheck=rechecked, keep=keep)
+        for rel, head in self._with_fallback(run, outcome):
+            if isinstance(head, Head):
+                heads[rel] = head  # type: ignore[index]
+                on_result(rel)
+                continue
+            result = head
             outcome.worker_seconds += result.seconds
             outcome.liveness_seconds += result.liveness_seconds
             results.append(result)
@@ -260,11 +280,14 @@ class ParseStage:
             h.update(f"{failure.path}\0{failure.reason}\n".encode())
         return h.hexdigest()[:16]
 
-    def _with_fallback(self, results: Iterable, outcome: ParseOutcome) -> Iterator[ParsedTU]:
-        """A TU that failed outright is recorded, then read by tree-sitter alone."""
+    def _with_fallback(self, results: Iterable, outcome: ParseOutcome) -> Iterator[tuple[str, ParsedTU | Head]]:
+        """Each result with its path; a TU that failed outright is recorded, then read by tree-sitter alone."""
         for result in results:
-            if isinstance(result, ParsedTU):
+            if isinstance(result, tuple):  # a Head: (path, head) from ``recheck``
                 yield result
+                continue
+            if isinstance(result, ParsedTU):
+                yield result.path, result
                 continue
             outcome.failures.append(result)
             if result.reason == "unreadable":
@@ -273,7 +296,7 @@ class ParseStage:
                 raw = Path(self.recipe.root, result.path).read_bytes()
             except OSError:
                 continue
-            yield tree_sitter_tu(self.pool.config, result.path, raw, result.reason)
+            yield result.path, tree_sitter_tu(self.config, result.path, raw, result.reason)
 
 
 class _Reach:

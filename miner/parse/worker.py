@@ -1,13 +1,11 @@
-"""What runs inside one parse worker process: one libclang Index, one Extractor, many TUs."""
+"""What parses a TU inside a worker: one libclang Index, one Extractor, many TUs (``miner.parse.queue`` runs it)."""
 
 from __future__ import annotations
 
 import os
 import time
-import traceback
 from dataclasses import dataclass, replace
 
-from miner.collector import rarely_collected
 from miner.models import Diagnostic, ParsedTU, ParseFailed, ParseResult, WalkScope
 from miner.parse import treesitter_facts
 from miner.parse.clang_facts import Extractor, _exec_space, _primary_template, diagnostics
@@ -222,33 +220,3 @@ def not_utf8(rel: str, raw: bytes) -> Diagnostic | None:
 
 def _timed(result: ParsedTU, start: float) -> ParsedTU:
     return replace(result, seconds=round(time.perf_counter() - start, 3))
-
-
-def run_worker(conn, config: WorkerConfig) -> None:
-    """Worker main loop: receive jobs, send results, until the pipe closes."""
-    if config.memory_mb:
-        import resource
-
-        limit = config.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    with rarely_collected():
-        _serve(conn, TUParser(config))
-
-
-def _serve(conn, parser: TUParser) -> None:
-    while True:
-        try:
-            job = conn.recv()
-        except EOFError:
-            return
-        if job is None:
-            return
-        try:
-            result = parser(job)
-        except Exception as exc:  # a bug on one TU must not lose the others
-            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            result = ParseFailed(job.rel, "crash", last)
-        try:
-            conn.send(result)
-        except (BrokenPipeError, ConnectionResetError):  # the main process is gone: nobody to answer
-            return

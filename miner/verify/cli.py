@@ -32,7 +32,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--turns", type=positive_int, default=3, help="generate → verify → reflect turns per attempt")
     p.add_argument("--out", type=Path, default=Path("output/verify"), help="output directory")
     p.add_argument("--device", choices=["cuda", "cpu"], help="default: cuda when a GPU is visible")
-    p.add_argument("--executor", choices=["local", "ray"], default="local", help="ray: one evaluator actor per GPU")
+    p.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="local: a worker process here; ray: one evaluator actor per GPU of the cluster",
+    )
+    p.add_argument("--address", help="with --executor ray: the cluster to join (ray start --head prints it)")
     p.add_argument("--agent-config", type=Path, help="TOML file with the agent's settings ([agent] table)")
     p.add_argument("--model", help="model name (default: OPENAI_MODEL)")
     p.add_argument("--concurrency", type=positive_int, help="requests in flight to the model")
@@ -102,7 +108,8 @@ def _write(path: Path, text: str) -> None:
 def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
     from miner.agent.client import AgentClient
     from miner.agent.config import AgentConfig
-    from miner.verify.executors import LocalEvaluator, RayEvaluator
+    from miner.executors import make_executor
+    from miner.verify.executors import WorkerEvaluator
     from miner.verify.fingerprint import environment
     from miner.verify.loop import LoopOptions, run_loop
     from miner.verify.store import AttemptStore
@@ -115,7 +122,7 @@ def _loop(args: argparse.Namespace, tasks, options, console: Console) -> int:
         raise InputError(f"no HIP launcher signature for: {', '.join(missing)}")
     store = AttemptStore(args.out)
     loop_options = LoopOptions(backend=backend, attempts=args.attempts, turns=args.turns)
-    evaluator = RayEvaluator(options) if args.executor == "ray" else LocalEvaluator(options)
+    evaluator = WorkerEvaluator(options, make_executor(args.executor, jobs=1, address=args.address))
     env = environment(options.device)
     _write(args.out / "run.json", json.dumps({
         "tasks": [t.name for t in tasks], "backend": backend, "attempts": args.attempts, "turns": args.turns,

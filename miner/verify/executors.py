@@ -1,15 +1,16 @@
-"""Where verification runs: in this process's Verifier (one device), or on Ray, one evaluator actor per GPU.
-The loop awaits ``evaluate(task, candidate)`` and knows neither."""
+"""Where verification runs: in this process's Verifier (one device), or on an executor's workers (Ray: one
+evaluator actor per GPU). The loop awaits ``evaluate(task, candidate)`` and knows neither."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
+import itertools
 import threading
 from pathlib import Path
 from typing import Any
 
+from miner.executors import Executor, Inbox, Lost, WorkerSpec
+from miner.executors.ray_actors import RayExecutor
 from miner.verify import VERIFIER_VERSION
 from miner.verify.errors import VerifyEnvironmentError
 from miner.verify.evaluate import Candidate, Verifier, VerifyOptions
@@ -35,13 +36,14 @@ class LocalEvaluator:
         self.verifier.close()
 
 
-class _Actor:
-    """Body of a Ray evaluator actor: a Verifier of its own on the GPU Ray gave it (or the CPU)."""
+class VerifyWorker:
+    """A worker's Verifier, on the device its executor gave it (Ray: the GPU it reserved; locally: this machine's)."""
 
     def __init__(self, options: dict[str, Any]) -> None:
         self.verifier = Verifier(VerifyOptions(**options))
 
-    def verify(self, task_path: str, backend: str, source: str, filename: str) -> str:
+    def __call__(self, request: tuple[str, str, str, str]) -> str:
+        task_path, backend, source, filename = request
         verdict = self.verifier.verify(load_task(Path(task_path)), Candidate(backend, source, filename))
         return verdict.model_dump_json()
 
@@ -49,80 +51,91 @@ class _Actor:
         self.verifier.close()
 
 
-class RayEvaluator:
-    """``actors`` evaluator actors (one per GPU when ``options.device == 'cuda'``), fed from a queue of idle ones.
+class WorkerEvaluator:
+    """Verifications on an executor's workers (``miner.executors``): Ray actors, one per GPU when
+    ``options.device == 'cuda'`` (else ``workers``), or local worker processes.
 
-    An actor that dies mid-verification is replaced by a fresh one (Ray places it on the resources the dead one
-    freed) and its candidate is verified again on the next idle actor: verification records nothing, so nothing is
-    lost or counted twice. A candidate during which ``retries + 1`` actors die gets a ``runtime`` verdict."""
+    A worker that dies mid-verification is replaced and its candidate verified again by the next free worker:
+    verification records nothing, so nothing is lost or counted twice. A candidate during which ``retries + 1``
+    workers die gets a ``runtime`` verdict."""
 
-    def __init__(self, options: VerifyOptions, actors: int | None = None, retries: int = 2, **ray_init: Any) -> None:
-        try:
-            import ray
-        except ImportError as exc:
-            raise VerifyEnvironmentError("Ray is not installed: pip install ray") from exc
-        self.ray = ray
-        if not ray.is_initialized():
-            stop = signal.getsignal(signal.SIGTERM)
-            ray.init(**{"include_dashboard": False, "log_to_driver": False, **ray_init})
-            if stop is not None and threading.current_thread() is threading.main_thread():  # Ray's exits wordless
-                signal.signal(signal.SIGTERM, stop)
-        gpus = int(ray.cluster_resources().get("GPU", 0))
+    def __init__(
+        self, options: VerifyOptions, executor: Executor, workers: int | None = None, retries: int = 2
+    ) -> None:
         per_gpu = options.device == "cuda"
-        count = actors or (gpus if per_gpu else 1)
-        if per_gpu and count > gpus:
-            raise VerifyEnvironmentError(f"asked for {count} GPU evaluators, Ray sees {gpus} GPU(s)")
-        self._remote = ray.remote(num_gpus=1 if per_gpu else 0, num_cpus=1)(_Actor)
-        self._fields = {f: getattr(options, f) for f in options.__dataclass_fields__}
-        # the actors may share one host: each worker's memory share counts them all (a cluster only gets less)
-        self._fields["concurrent_verifiers"] = max(options.concurrent_verifiers, count)
-        self.actors = [self._remote.remote(self._fields) for _ in range(count)]
+        room = executor.workers
+        if per_gpu and isinstance(executor, RayExecutor):
+            room = int(executor.ray.cluster_resources().get("GPU", 0))
+        count = workers or (room if per_gpu else 1)
+        if per_gpu and count > room:
+            raise VerifyEnvironmentError(f"asked for {count} GPU evaluators, the executor has {room} GPU(s)")
+        fields = {f: getattr(options, f) for f in options.__dataclass_fields__}
+        # the workers may share one host: each worker's memory share counts them all (a cluster only gets less)
+        fields["concurrent_verifiers"] = max(options.concurrent_verifiers, count)
+        self.executor = executor
+        self.spec = WorkerSpec("verify", VerifyWorker, (fields,), num_gpus=1 if per_gpu else 0, most=count)
+        self.count = count
         self.retries = retries
-        self.replaced = 0
-        """Actors that died and were replaced during this evaluator's life."""
-        self.busy: dict[Any, str] = {}
-        """Actor → the candidate hash it is verifying now (to kill one mid-run in tests and benchmarks)."""
-        self._idle: asyncio.Queue | None = None
+        self._inbox = Inbox()
+        self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future, Task, Candidate]] = {}
+        self._ids = itertools.count()
+        self._driver: threading.Thread | None = None
+
+    @property
+    def busy(self) -> dict[Any, str]:
+        """Worker → the hash of the candidate it is verifying now (to kill one mid-run in tests and benchmarks)."""
+        waiting = dict(self._waiting)
+        return {handle: waiting[key][3].hash for handle, key in self.executor.running() if key in waiting}
+
+    @property
+    def replaced(self) -> int:
+        """Workers that died and were replaced during this evaluator's life."""
+        return sum(1 for r in self.executor.retried if r.spec == "verify")
 
     async def __call__(self, task: Task, candidate: Candidate) -> Verdict:
-        if self._idle is None:
-            self._idle = asyncio.Queue()
-            for a in self.actors:
-                self._idle.put_nowait(a)
-        deaths: list[str] = []
-        while len(deaths) <= self.retries:
-            actor = await self._idle.get()
-            self.busy[actor] = candidate.hash
-            try:
-                raw = await actor.verify.remote(task.path, candidate.backend, candidate.source, candidate.filename)
-            except self.ray.exceptions.RayActorError as exc:
-                deaths.append(type(exc).__name__)
-                self._idle.put_nowait(self._replace(actor))
-                continue
-            finally:
-                self.busy.pop(actor, None)
-            self._idle.put_nowait(actor)
-            return Verdict.model_validate_json(raw)
-        return _evaluator_died(task, candidate, deaths)
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        key = next(self._ids)
+        self._waiting[key] = (loop, future, task, candidate)
+        if self._driver is None:
+            self._driver = threading.Thread(target=self._drive, name="verify-executor", daemon=True)
+            self._driver.start()
+        self._inbox.put(key, (task.path, candidate.backend, candidate.source, candidate.filename))
+        return await future
 
-    def _replace(self, dead: Any) -> Any:
-        with contextlib.suppress(Exception):
-            self.ray.kill(dead)
-        fresh = self._remote.remote(self._fields)
-        self.actors = [fresh if a is dead else a for a in self.actors]
-        self.replaced += 1
-        return fresh
+    def _drive(self) -> None:
+        try:
+            for key, raw in self.executor.run(self.spec, self._inbox, tries=self.retries + 1):
+                loop, future, task, candidate = self._waiting.pop(key)
+                if isinstance(raw, Lost):
+                    verdict = _evaluator_died(task, candidate, raw)
+                else:
+                    verdict = Verdict.model_validate_json(raw)
+                loop.call_soon_threadsafe(_settle, future, verdict)
+        except BaseException as exc:  # noqa: BLE001 - every candidate waiting is told
+            for loop, future, _, _ in self._waiting.values():
+                loop.call_soon_threadsafe(_fail, future, exc)
 
     def close(self) -> None:
-        for a in self.actors:
-            with contextlib.suppress(Exception):  # an actor that died has nothing left to close
-                self.ray.get(a.close.remote(), timeout=30)
-        self.ray.shutdown()
+        self._inbox.close()
+        if self._driver is not None:
+            self._driver.join(timeout=60)
+        self.executor.close()
 
 
-def _evaluator_died(task: Task, candidate: Candidate, deaths: list[str]) -> Verdict:
+def _settle(future: asyncio.Future, verdict: Verdict) -> None:
+    if not future.done():
+        future.set_result(verdict)
+
+
+def _fail(future: asyncio.Future, exc: BaseException) -> None:
+    if not future.done():
+        future.set_exception(exc)
+
+
+def _evaluator_died(task: Task, candidate: Candidate, lost: Lost) -> Verdict:
     return Verdict(
         task=task.name, task_hash=task.hash, backend=candidate.backend, candidate_hash=candidate.hash,
         verifier_version=VERIFIER_VERSION, outcome=Outcome.RUNTIME, compiled=False, correct=False, executed=False,
-        platform="ray", reason=f"{len(deaths)} evaluator actors died while verifying this candidate ({', '.join(deaths)})",
+        platform="ray", reason=f"{lost.tries} evaluator workers died while verifying this candidate ({lost.detail})",
     )  # fmt: skip

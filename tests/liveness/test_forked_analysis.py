@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 
 import pytest
@@ -42,13 +41,12 @@ def test_entries_that_reach_the_same_instantiations_meet_in_one_process():
     assert all(len(r) <= run._RUN for share in shares for r in share)
 
 
-def test_a_process_takes_its_own_runs_from_the_front_then_others_from_the_back():
-    shares = [[[0], [1]], [[2], [3], [4], [5]]]
-    taken = mp.get_context("fork").Array("i", 4)
-    order = [run._take(0, shares, taken) for _ in range(5)]
-    assert order == [[0], [1], [5], [4], [3]]
-    assert run._take(1, shares, taken) == [2]
-    assert run._take(1, shares, taken) is None and run._take(0, shares, taken) is None
+def test_a_worker_takes_its_own_runs_from_the_front_then_others_from_the_back():
+    runs = run._Runs([[[0], [1]], [[2], [3], [4], [5]]])
+    order = [runs.take(0)[1] for _ in range(5)]
+    assert order == [(0,), (1,), (5,), (4,), (3,)]
+    assert runs.take(1)[1] == (2,)
+    assert runs.take(1) is None and runs.take(0) is None and runs.exhausted()
 
 
 def _fails_for_one_entry(monkeypatch, how):
@@ -72,8 +70,9 @@ def test_an_error_in_a_forked_process_is_raised_with_its_traceback(tmp_path, mon
 
 
 def test_a_forked_process_that_dies_ends_the_analysis_with_an_error(tmp_path, monkeypatch):
+    """Its run is given to a fresh process first; when that one dies too, the analysis stops saying so."""
     _fails_for_one_entry(monkeypatch, lambda: os._exit(3))
-    with pytest.raises(RuntimeError, match="ended before analysing every entry"):
+    with pytest.raises(RuntimeError, match=r"failed: worker died \(exit code 3\)"):
         _analyse(TINYBLAS, tmp_path / "cache", jobs=2)
 
 

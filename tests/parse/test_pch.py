@@ -5,7 +5,9 @@ from __future__ import annotations
 import pickle
 from dataclasses import replace
 
+from miner.executors import LocalExecutor
 from miner.parse.cache import ParseCache
+from miner.parse.queue import ParseQueue
 from miner.parse.recipe import make_recipe
 from miner.parse.stage import ParseStage
 from miner.pipeline import MineOptions, mine
@@ -40,7 +42,8 @@ def test_a_prefix_header_that_this_release_lacks_is_left_out_of_the_pch_not_the_
     profile = replace(profile, pch_headers=(*profile.pch_headers, "not_in_this_release.hpp"))
     recipe = make_recipe(TINYBLAS, profile, tmp_path / "stubs", {})
     cache = ParseCache(tmp_path / "parse", recipe.fingerprint, FileHashes(TINYBLAS))
-    outcome = ParseStage(recipe, cache, tmp_path / "pch", jobs=1).run(translation_units(TINYBLAS, profile))
+    with ParseQueue(LocalExecutor(1)) as queue:
+        outcome = ParseStage(recipe, cache, tmp_path / "pch", queue).run(translation_units(TINYBLAS, profile))
     assert not [f for f in outcome.failures if f.path.startswith("<pch")], outcome.failures
     assert "<pch:lp64>" in {tu.path for tu in outcome.parsed}
     assert "not_in_this_release" not in (tmp_path / "pch" / "prefix-tinyblas.hpp").read_text()

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from miner.executors import LocalExecutor
 from miner.liveness.analyse import index_instances
 from miner.models import Guard, Instance, InstanceCall, WalkScope
+from miner.parse.queue import ParseQueue
 from miner.parse.stage import ParseStage
 from miner.parse.walk_scope import references, unheld
 from miner.parse.worker import ParseJob, TUParser, WorkerConfig
@@ -59,7 +61,10 @@ def test_a_worker_walks_the_wanted_starts_and_those_its_job_adds(tmp_path):
 def _tinyblas(cache: Path, wanted: frozenset[str] | None, jobs: int = 1):
     opts = MineOptions(path=TINYBLAS, out=cache.parent / "out", jobs=jobs, cache_dir=cache)
     profile = resolve_profile(TINYBLAS, None)
-    return _parse_library(TINYBLAS.resolve(), profile, {}, cache.resolve(), opts, lambda *a: None, "parse", wanted)
+    with ParseQueue(LocalExecutor(jobs)) as queue:
+        return _parse_library(
+            TINYBLAS.resolve(), profile, {}, cache.resolve(), opts, lambda *a: None, "parse", queue, 0, wanted
+        )
 
 
 def _reachable(instances: dict[str, Instance], seed: str) -> set[str]:

@@ -1,12 +1,13 @@
-"""Executors: the same verification in this process or in Ray evaluator actors (CPU-only actors here)."""
+"""Executors: the same verification in a local worker process or in Ray evaluator actors (CPU-only here)."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
 
+from miner.executors.ray_actors import RayExecutor
 from miner.verify.evaluate import Candidate, VerifyOptions
-from miner.verify.executors import RayEvaluator
+from miner.verify.executors import WorkerEvaluator
 from miner.verify.models import Outcome
 from miner.verify.tasks import load_task, task_file
 from tests.verify.conftest import ADVERSARIAL, SOLUTIONS
@@ -15,7 +16,7 @@ from tests.verify.conftest import ADVERSARIAL, SOLUTIONS
 def test_ray_actors_verify_a_queue_of_candidates():
     options = VerifyOptions.for_device("cpu", first_call_timeout_s=30, call_timeout_s=10)
     before = signal.getsignal(signal.SIGTERM)
-    evaluator = RayEvaluator(options, actors=2, num_cpus=2)
+    evaluator = WorkerEvaluator(options, RayExecutor(num_cpus=2), workers=2)
     assert signal.getsignal(signal.SIGTERM) is before  # the CLI's SIGTERM handling, not Ray's
     try:
         task = load_task(task_file("scal"))
@@ -40,7 +41,7 @@ def test_an_actor_killed_mid_run_is_replaced_and_its_candidate_verified_again():
     import ray  # the verify extra installs it: its absence fails the test, never skips it
 
     options = VerifyOptions.for_device("cpu", first_call_timeout_s=30, call_timeout_s=10)
-    evaluator = RayEvaluator(options, actors=2, num_cpus=3)
+    evaluator = WorkerEvaluator(options, RayExecutor(num_cpus=3), workers=2)
     task = load_task(task_file("scal"))
     candidates = [
         Candidate("triton", (SOLUTIONS / "triton" / "scal.py").read_text() + f"\n# copy {i}\n") for i in range(4)

@@ -1,0 +1,1 @@
+"""Many libraries × revisions mined as one job: every TU of every revision in one parse queue."""

@@ -403,7 +403,7 @@ def _run_record(
         "tool_version": __version__,
         "library": profile.name,
         "checkout": {**asdict(checkout), "root": str(checkout.root)},
-        "options": {"entry_glob": opts.entry_glob, "rev": opts.rev, "jobs": opts.jobs,
+        "options": {"entry_glob": opts.entry_glob, "rev": opts.rev, "jobs": opts.jobs, "executor": opts.executor,
                     "with": {k: str(v) for k, v in opts.with_libraries.items()}},
         "config_hash": profile.config_hash,
         "outputs_key": key,

@@ -69,8 +69,10 @@ class RayExecutor:
             options = {"include_dashboard": False, "log_to_driver": False, **init}
             if address:
                 options["address"] = address
-            elif num_cpus:
-                options["num_cpus"] = num_cpus
+            else:  # a Ray of its own, even where a cluster runs on this machine
+                options["address"] = "local"
+                if num_cpus:
+                    options["num_cpus"] = num_cpus
             stop = signal.getsignal(signal.SIGTERM)
             try:
                 ray.init(**options)

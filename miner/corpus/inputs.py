@@ -39,6 +39,7 @@ class MineInfo:
     tool_version: str
     licence: str
     file_hashes: dict[str, str]  # over every bundle of the mine
+    folder: Path | None = None  # the mine's output folder (its entries.jsonl: the kernels of each entry point)
 
 
 NO_MINE = MineInfo(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, {})
@@ -172,6 +173,7 @@ def _find_mine(records: list[QARecord], candidates: list[Path]) -> MineInfo:
             tool_version=str(run.get("tool_version") or UNKNOWN),
             licence=read_licence(Path(checkout["root"])) if checkout.get("root") else UNKNOWN,
             file_hashes=hashes,
+            folder=folder,
         )
     return NO_MINE
 

@@ -136,22 +136,37 @@ def test_only_finished_attempts_are_rows_and_all_their_turns_are(corpus) -> None
     assert verify["unfinished_turns"] == 1
 
 
-def test_no_family_straddles_two_splits(corpus) -> None:
+def test_no_kernel_family_or_task_straddles_two_splits(corpus) -> None:
     split_of: dict[str, set[str]] = {}
     for r in rows(corpus):
         for family in r["families"]:
             split_of.setdefault(family, set()).add(r["split"])
-    assert split_of and all(len(s) == 1 for s in split_of.values())
     assert {s for splits in split_of.values() for s in splits} == {"train", "heldout"}
+    assert all(len(s) == 1 for f, s in split_of.items() if not f.startswith("entry:"))
+
+
+def test_a_task_naming_a_library_entry_point_lands_with_its_kernels(corpus) -> None:
+    written = rows(corpus)
+    axpy = {r["split"] for r in written if r["families"][0] == "task:axpy"}
+    linked = [f for r in written if r["families"][0] == "task:axpy" for f in r["families"][1:]]
+    assert linked and all(f.startswith("kernel:tinyblas:") for f in linked)
+    kernel_rows = {r["split"] for r in written if r["source"] == "qa" and r["families"][0] in set(linked)}
+    assert len(axpy) == 1 and kernel_rows == axpy
+    links = {
+        k[0]: k for k in table((corpus / "README.md").read_text(), "Verify tasks and the library kernels they restate")
+    }
+    assert links["axpy"][1] == "tinyblas_saxpy" and links["axpy"][4] == "linked"
+    assert links["scal"][1] == "rocblas_sscal" and links["scal"][2] == "-"  # no mine of rocBLAS among the inputs
 
 
 def test_the_card_names_the_largest_group(corpus) -> None:
-    from miner.corpus.split import family_groups
+    from miner.corpus.split import DEFAULT_SHARED_ABOVE, family_groups, group_key, shared_kernels
     from miner.models import CorpusRow
 
     written = [CorpusRow.model_validate(r) for r in rows(corpus)]
-    groups = family_groups(written)
-    largest = max(Counter(groups[r.families[0]] for r in written).values())
+    shared = shared_kernels(written, DEFAULT_SHARED_ABOVE)
+    groups = family_groups(written, DEFAULT_SHARED_ABOVE)
+    largest = max(Counter(groups[group_key(r, shared)] for r in written).values())
     assert f"the largest holds {largest} rows" in (corpus / "README.md").read_text()
 
 
@@ -172,12 +187,14 @@ def _bytes(out: Path) -> dict[str, bytes]:
 
 
 def test_a_rerun_and_a_run_after_a_kill_give_the_same_bytes(
-    corpus, qa_release1, qa_release2, verify_run, eval_set, tmp_path
+    corpus, qa_release1, qa_release2, verify_run, eval_set, tasks_dir, tinyblas, tmp_path
 ) -> None:
     options = CorpusOptions(
         out=tmp_path / "again",
         qa=(qa_release1, qa_release2),
         verified=(verify_run,),
+        mined=(tinyblas[1],),
+        tasks=tasks_dir,
         decontaminate=(eval_set,),
         heldout=0.5,
     )

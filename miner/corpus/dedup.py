@@ -1,5 +1,6 @@
 """Near-duplicate removal: MinHash-LSH over word shingles of text and over identifier-normalised token shingles of
-code, each with its own threshold; one representative kept per cluster, the first in input order (ties by id)."""
+code, each with its own threshold, within a scope (``scope``); one representative kept per cluster, the first in input
+order (ties by id)."""
 
 from __future__ import annotations
 
@@ -137,14 +138,25 @@ def minhash(text: str, kind: str, options: DedupOptions) -> MinHash:
     return m
 
 
+def scope(row: CorpusRow) -> str:
+    """The rows a row is compared with, besides those of its source: a QA item with the items about its kernel family
+    (in any library and release), a verified kernel with the kernels of its task; implementation samples with all.
+
+    Text items about different kernels are filled from one template, so at a threshold that catches a re-worded item
+    they also match items about a sibling kernel (an upper and a lower variant, another launch of one launcher);
+    code is compared with identifiers renamed, so code that matches across kernels is the same code."""
+    if row.source == "qa":
+        return row.families[0]
+    return row.kernel if row.source == "verified_kernels" else ""
+
+
 def deduplicate(rows: Sequence[CorpusRow], order: dict[str, int], options: DedupOptions) -> DedupResult:
-    """Clusters of near-duplicates among ``rows`` of one source (verified kernels: of one task); ``order`` gives each
-    row's input position, the smallest of a cluster is kept."""
+    """Clusters of near-duplicates among ``rows`` of one source and ``scope``; ``order`` gives each row's input
+    position, the smallest of a cluster is kept."""
     result = DedupResult()
     groups: dict[tuple[str, str], list[CorpusRow]] = {}
     for row in rows:
-        scope = row.kernel if row.source == "verified_kernels" else ""
-        groups.setdefault((row.source, scope), []).append(row)
+        groups.setdefault((row.source, scope(row)), []).append(row)
     for (source, _), members in sorted(groups.items()):
         sizes = result.cluster_sizes.setdefault(source, Counter())
         for cluster in _clusters(members, options):

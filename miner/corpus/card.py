@@ -137,8 +137,8 @@ def _dedup(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
         "",
         f"MinHash-LSH ({d.num_perm} permutations): QA text ({d.text_shingle}-word shingles) at Jaccard >= "
         f"{d.text_threshold}, code ({d.code_shingle}-token shingles) (identifiers renamed in order of appearance) at >= {d.code_threshold}, across "
-        "libraries and releases; verified kernels only within their task. The first row of a cluster in input order "
-        "is kept.",
+        "libraries and releases; QA items only within their kernel family, verified kernels only within their task. "
+        "The first row of a cluster in input order is kept.",
         "",
         "| source | cluster size | clusters |",
         "|---|---|---|",
@@ -168,6 +168,7 @@ def _splits(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
         else "Rows that share a kernel, an entry family or a verify task form one group (the strict rule)."
     )
     out = [
+        "",
         "## Splits",
         "",
         f"{rule} A group is held out as a whole (fraction {options.heldout} of groups, by a hash seeded {options.seed} "

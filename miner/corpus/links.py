@@ -15,7 +15,7 @@ from pathlib import Path
 
 from miner.corpus.inputs import MineInfo
 
-_NAMED = re.compile(r"\(([A-Za-z_]\w*)\)")
+_NAMED = re.compile(r"\s\(([A-Za-z]\w*_\w+)\)")  # " (rocblas_saxpy)", not "silu(a)"
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,8 @@ def _splits(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
         out.append(f"| {library} | {n[TRAIN]} | {n[HELDOUT]} | {n[HELDOUT] / total:.3f} |")
     out += [
         "",
+        "## Entry families across splits",
+        "",
         f"Entry families with rows in both splits: {summary.straddling} of {summary.entry_families}, each through the "
         "rows of shared kernels only (the rows that join an entry family are all in one split). The shared kernels "
         "whose rows put an entry family in a split its own rows are not in (or that are its only rows):",

@@ -73,6 +73,25 @@ def test_every_figure_of_the_card_is_a_count_over_the_rows(corpus) -> None:
     assert {(s, lic): int(n) for s, lic, n in table(card, "Licences")} == licences
     removed = Counter((d["detail"], d["source"]) for d in gone if d["reason"] == "contaminated")
     assert {(i, s): int(n) for i, s, n in table(card, "Decontamination")} == removed
+    per_library = Counter((r["library"], r["split"]) for r in written)
+    assert {
+        (lib, s): int(n) for lib, tr, he, _ in table(card, "Splits") for s, n in (("train", tr), ("heldout", he))
+    } == {(lib, s): per_library[(lib, s)] for lib in {r["library"] for r in written} for s in ("train", "heldout")}
+    entry_splits: dict[str, set[str]] = {}
+    for r in written:
+        for family in r["families"]:
+            if family.startswith("entry:"):
+                entry_splits.setdefault(family, set()).add(r["split"])
+    straddling = sum(len(s) == 2 for s in entry_splits.values())
+    assert f"Entry families with rows in both splits: {straddling} of {len(entry_splits)}," in card
+    kept_for = {d["id"]: d["detail"] for d in gone if d["reason"] == "near-duplicate"}
+    by_id = {r["id"]: r for r in written}
+    pairs = Counter()
+    for d in gone:
+        if d["reason"] == "near-duplicate":
+            first = by_id[kept_for[d["id"]]]
+            pairs[(d["source"], d["library"], d["release"], first["library"], first["release"])] += 1
+    assert {tuple(k[:5]): int(k[5]) for k in table(card, "Near-duplicates by input")} == pairs
 
 
 def test_qa_denominators_match_the_qa_stage(corpus, qa_release1) -> None:

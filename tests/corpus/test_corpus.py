@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -226,3 +227,32 @@ def test_a_rerun_and_a_run_after_a_kill_give_the_same_bytes(
     (options.out / "README.md").unlink()
     run_corpus(options)
     assert _bytes(options.out) == expected
+
+
+def _shifted(region_id: str, by: int) -> str:
+    file, _, span = region_id.rpartition(":")
+    start, _, end = span.partition("-")
+    return f"{file}:{int(start) + by}-{int(end) + by}" if start.isdigit() and end.isdigit() else region_id
+
+
+def test_the_mine_of_a_qa_folder_is_the_release_whose_kernel_spans_it_cites(qa_release1, tinyblas, tmp_path) -> None:
+    """Another release's mine holds the same bundle ids, its kernels three lines lower: it is not the QA's mine."""
+    from miner.corpus.inputs import read_qa
+
+    _, mined = tinyblas
+    other = tmp_path / "other-release"
+    other.mkdir()
+    bundles = []
+    for line in (mined / "bundles.jsonl").read_text().splitlines():
+        bundle = json.loads(line)
+        for region in bundle["regions"]:
+            region["id"] = _shifted(region["id"], 3)
+        bundles.append(json.dumps(bundle))
+    (other / "bundles.jsonl").write_text("\n".join(bundles) + "\n")
+    run = json.loads((mined / "run.json").read_text())
+    (other / "run.json").write_text(json.dumps(dict(run, checkout=dict(run["checkout"], commit="1" * 40))))
+    alone = tmp_path / "qa"
+    alone.mkdir()
+    shutil.copy(qa_release1 / "qa.jsonl", alone / "qa.jsonl")
+    assert read_qa(alone, [other, mined]).mine.commit == run["checkout"]["commit"]
+    assert read_qa(alone, [other]).mine.commit == "1" * 40  # the only mine holding its bundles

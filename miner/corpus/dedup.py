@@ -13,7 +13,8 @@ from datasketch import MinHash, MinHashLSH
 
 from miner.models.corpus import CorpusRow
 
-_WORD = re.compile(r"\w+")
+# words without numbers: the line numbers a QA item cites move when its file changes between releases
+_WORD = re.compile(r"[^\W\d]\w*")
 _CODE_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d*)?|\S")
 # kept as written by the code normaliser: keywords and builtins carry structure, other names are renamed
 _KEYWORDS = frozenset(

@@ -3,6 +3,8 @@ so a template filled with a sibling kernel's facts is not a duplicate of it, whi
 
 from __future__ import annotations
 
+import re
+
 from miner.corpus.dedup import DedupOptions, deduplicate
 from miner.models import CorpusRow
 
@@ -32,3 +34,15 @@ def test_a_template_filled_for_a_sibling_kernel_is_kept_and_a_reworded_item_drop
     result = deduplicate(rows, {r.id: i for i, r in enumerate(rows)}, DedupOptions())
     assert result.duplicate_of == {"q2": "q0"}
     assert result.cluster_sizes == {"qa": {2: 1}}
+
+
+def test_an_item_whose_cited_lines_moved_in_the_next_release_is_a_duplicate() -> None:
+    moved = _qa(1, "symv_kernel_upper", QUESTION)
+    moved = moved.model_copy(
+        update={
+            "question": re.sub(r"\d+", lambda m: str(int(m.group()) + 17), moved.question),
+            "answer": re.sub(r"line(s?) (\d+)", lambda m: f"line{m.group(1)} {int(m.group(2)) + 17}", moved.answer),
+        }
+    )
+    rows = [_qa(0, "symv_kernel_upper", QUESTION), moved]
+    assert deduplicate(rows, {"q0": 0, "q1": 1}, DedupOptions()).duplicate_of == {"q1": "q0"}

@@ -4,6 +4,7 @@ order (ties by id)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -175,7 +176,7 @@ def _clusters(rows: list[CorpusRow], options: DedupOptions) -> list[list[CorpusR
     kind = field_kind(rows[0])
     threshold = options.text_threshold if kind == "text" else options.code_threshold
     hashes = [minhash(_compared_text(r), kind, options) for r in rows]
-    lsh = MinHashLSH(threshold=threshold, num_perm=options.num_perm)
+    lsh = MinHashLSH(num_perm=options.num_perm, params=_bands(threshold, options.num_perm))
     for i, m in enumerate(hashes):
         lsh.insert(i, m)
     parent = list(range(len(rows)))
@@ -196,6 +197,14 @@ def _clusters(rows: list[CorpusRow], options: DedupOptions) -> list[list[CorpusR
     for i, row in enumerate(rows):
         clusters.setdefault(root(i), []).append(row)
     return list(clusters.values())
+
+
+@functools.cache
+def _bands(threshold: float, num_perm: int) -> tuple[int, int]:
+    """The LSH bands and rows for a threshold: datasketch integrates for them on every index it builds, and the
+    corpus builds one per kernel family."""
+    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+    return lsh.b, lsh.r
 
 
 def _compared_text(row: CorpusRow) -> str:

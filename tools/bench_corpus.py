@@ -51,7 +51,7 @@ def main() -> int:
     args = p.parse_args()
 
     rows = [r for path in args.qa for r in qa_rows(read_qa(path, args.mined))]
-    rows += [r for path in args.verified for r in verify_rows(read_verify(path), TASKS_DIR, _package_licence())]
+    rows += [r for path in args.verified for r in verify_rows(read_verify(path), TASKS_DIR, _package_licence(), {})]
     texts = [f"{r.question}\n{r.answer}" for r in rows]
     floor_s = floor(texts, DedupOptions().num_perm)
 

@@ -86,20 +86,9 @@ def render(summary: CorpusSummary, options: CorpusOptions) -> str:
     out += ["## Verify attempts per verdict class (`attempts` config)", ""]
     out += ["| verdict | turns |", "|---|---|"]
     out += [f"| {v} | {n} |" for v, n in sorted(summary.verdicts.items())]
-    out += ["", "## Splits", ""]
+    out += _splits(summary, options)
+    out += _links(summary)
     out += [
-        f"Rows that share a kernel, an entry family or a verify task form one group; a group is held out as a whole "
-        f"(fraction {options.heldout}, seed {options.seed}). Groups: {summary.groups.get(TRAIN, 0)} train, "
-        f"{summary.groups.get(HELDOUT, 0)} heldout; the largest holds {summary.largest_group} rows. "
-        + (
-            f"Kernels whose rows name more than {options.shared_above} entry families are shared kernels "
-            f"({summary.shared_kernels}): their rows form train groups of their own and do not join those families, "
-            "which appear in train through them."
-            if options.shared_above
-            else "Kernels shared by many entry families join their groups, so the held-out share of rows can be far "
-            "from the fraction (`--shared-kernel-families N` keeps such kernels in train groups of their own)."
-        ),
-        "",
         "## Licences",
         "",
         "| source | licence | rows |",
@@ -148,14 +137,84 @@ def _dedup(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
         "",
         f"MinHash-LSH ({d.num_perm} permutations): QA text ({d.text_shingle}-word shingles) at Jaccard >= "
         f"{d.text_threshold}, code ({d.code_shingle}-token shingles) (identifiers renamed in order of appearance) at >= {d.code_threshold}, across "
-        "libraries and releases; verified kernels only within their task. The first row of a cluster in input order "
-        "is kept.",
+        "libraries and releases; QA items only within their kernel family, verified kernels only within their task. "
+        "The first row of a cluster in input order is kept.",
         "",
         "| source | cluster size | clusters |",
         "|---|---|---|",
     ]
     for source, sizes in sorted(summary.clusters.items()):
         out += [f"| {source} | {size} | {n} |" for size, n in sorted(sizes.items())]
+    out += [
+        "",
+        "## Near-duplicates by input",
+        "",
+        "Rows dropped as near-duplicates, by their input and the input of the row kept for their cluster (a release "
+        "that repeats another shows here, counted once):",
+        "",
+        "| source | library | release | kept row's library | kept row's release | rows |",
+        "|---|---|---|---|---|---|",
+    ]
+    out += [f"| {' | '.join(key)} | {n} |" for key, n in sorted(summary.duplicates.items())]
+    return [*out, ""]
+
+
+def _splits(summary: CorpusSummary, options: CorpusOptions) -> list[str]:
+    rule = (
+        f"Rows that share a kernel or a verify task form one group, and a row also joins its entry families unless "
+        f"its kernel is shared: named by the rows of more than {options.shared_above} entry families "
+        f"({summary.shared_kernels} shared kernels), whose rows form a group with their kernel alone."
+        if options.shared_above
+        else "Rows that share a kernel, an entry family or a verify task form one group (the strict rule)."
+    )
+    out = [
+        "",
+        "## Splits",
+        "",
+        f"{rule} A group is held out as a whole (fraction {options.heldout} of groups, by a hash seeded {options.seed} "
+        f"of its name). Groups: {summary.groups.get(TRAIN, 0)} train, {summary.groups.get(HELDOUT, 0)} heldout; the "
+        f"largest holds {summary.largest_group} rows. No kernel family and no verify task has rows in both splits.",
+        "",
+        "| library | train | heldout | heldout share |",
+        "|---|---|---|---|",
+    ]
+    per: dict[str, dict[str, int]] = {}
+    for (_, library, _, _, split), n in summary.table.items():
+        per.setdefault(library, {TRAIN: 0, HELDOUT: 0})[split] += n
+    for library, n in sorted(per.items()):
+        total = n[TRAIN] + n[HELDOUT]
+        out.append(f"| {library} | {n[TRAIN]} | {n[HELDOUT]} | {n[HELDOUT] / total:.3f} |")
+    out += [
+        "",
+        "## Entry families across splits",
+        "",
+        f"Entry families with rows in both splits: {summary.straddling} of {summary.entry_families}, each through the "
+        "rows of shared kernels only (the rows that join an entry family are all in one split). The shared kernels "
+        "whose rows put an entry family in a split its own rows are not in (or that are its only rows):",
+        "",
+        "| shared kernel | its split | entry families it takes there |",
+        "|---|---|---|",
+    ]
+    through = [(kernel, split, n) for kernel, splits in summary.through.items() for split, n in splits.items()]
+    out += [f"| {k} | {s} | {n} |" for k, s, n in sorted(through, key=lambda t: (-t[2], t[0], t[1]))]
+    return [*out, ""]
+
+
+def _links(summary: CorpusSummary) -> list[str]:
+    if not summary.links:
+        return []
+    out = [
+        "## Verify tasks and the library kernels they restate",
+        "",
+        "A task whose description names a library entry point in parentheses joins the split group of that entry "
+        "point's live kernels (from the mine of its library among the inputs); the others are linked to nothing.",
+        "",
+        "| task | names | linked kernels | split | note |",
+        "|---|---|---|---|---|",
+    ]
+    for link in summary.links:
+        kernels = ", ".join(k.split(":", 2)[2] for k in link["kernels"]) or "-"
+        out.append(f"| {link['task']} | {link['entry'] or '-'} | {kernels} | {link['split']} | {link['note']} |")
     return [*out, ""]
 
 

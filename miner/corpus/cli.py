@@ -22,6 +22,7 @@ def _fraction(text: str) -> float:
 
 
 def add_parser(sub) -> None:
+    from miner.corpus.split import DEFAULT_SHARED_ABOVE
     from miner.verify.tasks import TASKS_DIR
 
     p = sub.add_parser(
@@ -56,9 +57,10 @@ def add_parser(sub) -> None:
     p.add_argument("--heldout", type=_fraction, default=0.1, help="fraction of family groups held out")
     p.add_argument("--seed", type=int, default=0, help="seed of the split")
     p.add_argument(
-        "--shared-kernel-families", type=int, default=0, metavar="N",
-        help="a kernel whose rows name more than N entry families is shared: its rows are a train group of their "
-        "own and do not join those families (default 0: none; the strict rule)",
+        "--shared-kernel-families", type=int, default=DEFAULT_SHARED_ABOVE, metavar="N",
+        help="a kernel whose rows name more than N entry families is shared: its rows form a group with their kernel "
+        f"alone and do not join those families (default {DEFAULT_SHARED_ABOVE}; 0: none is, the strict rule, under "
+        "which a real library is nearly one group)",
     )  # fmt: skip
     p.add_argument("--shard-rows", type=positive_int, default=5000, help="rows per Parquet shard")
     p.add_argument("--out", type=Path, required=True, help="output directory")

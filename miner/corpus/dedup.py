@@ -1,8 +1,10 @@
 """Near-duplicate removal: MinHash-LSH over word shingles of text and over identifier-normalised token shingles of
-code, each with its own threshold; one representative kept per cluster, the first in input order (ties by id)."""
+code, each with its own threshold, within a scope (``scope``); one representative kept per cluster, the first in input
+order (ties by id)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -12,7 +14,8 @@ from datasketch import MinHash, MinHashLSH
 
 from miner.models.corpus import CorpusRow
 
-_WORD = re.compile(r"\w+")
+# words without numbers: the line numbers a QA item cites move when its file changes between releases
+_WORD = re.compile(r"[^\W\d]\w*")
 _CODE_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d*)?|\S")
 # kept as written by the code normaliser: keywords and builtins carry structure, other names are renamed
 _KEYWORDS = frozenset(
@@ -137,14 +140,25 @@ def minhash(text: str, kind: str, options: DedupOptions) -> MinHash:
     return m
 
 
+def scope(row: CorpusRow) -> str:
+    """The rows a row is compared with, besides those of its source: a QA item with the items about its kernel family
+    (in any library and release), a verified kernel with the kernels of its task; implementation samples with all.
+
+    Text items about different kernels are filled from one template, so at a threshold that catches a re-worded item
+    they also match items about a sibling kernel (an upper and a lower variant, another launch of one launcher);
+    code is compared with identifiers renamed, so code that matches across kernels is the same code."""
+    if row.source == "qa":
+        return row.families[0]
+    return row.kernel if row.source == "verified_kernels" else ""
+
+
 def deduplicate(rows: Sequence[CorpusRow], order: dict[str, int], options: DedupOptions) -> DedupResult:
-    """Clusters of near-duplicates among ``rows`` of one source (verified kernels: of one task); ``order`` gives each
-    row's input position, the smallest of a cluster is kept."""
+    """Clusters of near-duplicates among ``rows`` of one source and ``scope``; ``order`` gives each row's input
+    position, the smallest of a cluster is kept."""
     result = DedupResult()
     groups: dict[tuple[str, str], list[CorpusRow]] = {}
     for row in rows:
-        scope = row.kernel if row.source == "verified_kernels" else ""
-        groups.setdefault((row.source, scope), []).append(row)
+        groups.setdefault((row.source, scope(row)), []).append(row)
     for (source, _), members in sorted(groups.items()):
         sizes = result.cluster_sizes.setdefault(source, Counter())
         for cluster in _clusters(members, options):
@@ -162,7 +176,7 @@ def _clusters(rows: list[CorpusRow], options: DedupOptions) -> list[list[CorpusR
     kind = field_kind(rows[0])
     threshold = options.text_threshold if kind == "text" else options.code_threshold
     hashes = [minhash(_compared_text(r), kind, options) for r in rows]
-    lsh = MinHashLSH(threshold=threshold, num_perm=options.num_perm)
+    lsh = MinHashLSH(num_perm=options.num_perm, params=_bands(threshold, options.num_perm))
     for i, m in enumerate(hashes):
         lsh.insert(i, m)
     parent = list(range(len(rows)))
@@ -183,6 +197,14 @@ def _clusters(rows: list[CorpusRow], options: DedupOptions) -> list[list[CorpusR
     for i, row in enumerate(rows):
         clusters.setdefault(root(i), []).append(row)
     return list(clusters.values())
+
+
+@functools.cache
+def _bands(threshold: float, num_perm: int) -> tuple[int, int]:
+    """The LSH bands and rows for a threshold: datasketch integrates for them on every index it builds, and the
+    corpus builds one per kernel family."""
+    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+    return lsh.b, lsh.r
 
 
 def _compared_text(row: CorpusRow) -> str:

@@ -39,6 +39,7 @@ class MineInfo:
     tool_version: str
     licence: str
     file_hashes: dict[str, str]  # over every bundle of the mine
+    folder: Path | None = None  # the mine's output folder (its entries.jsonl: the kernels of each entry point)
 
 
 NO_MINE = MineInfo(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, {})
@@ -144,9 +145,14 @@ def _json(file: Path) -> dict[str, Any]:
 
 
 def _find_mine(records: list[QARecord], candidates: list[Path]) -> MineInfo:
-    """The mine (a folder with run.json and bundles.jsonl) whose bundles hold the records' bundles, or ``NO_MINE``."""
+    """The mine (a folder with run.json and bundles.jsonl) whose bundles hold the records' bundles and the most of
+    their kernel regions ("file:start-end"; the first of those holding as many), or ``NO_MINE``. Two releases' mines
+    share their bundle ids, so the first mine that holds the bundles can be the other release's; a kernel's line span
+    moves when its file changes."""
     wanted = {b for r in records for b in r.bundles}
+    kernels = [r.kernel for r in records]
     library = records[0].library
+    best, best_found = NO_MINE, (0, 0)
     for folder in candidates:
         run_file, bundles_file = folder / "run.json", folder / "bundles.jsonl"
         if not (run_file.is_file() and bundles_file.is_file()):
@@ -155,16 +161,20 @@ def _find_mine(records: list[QARecord], candidates: list[Path]) -> MineInfo:
         if run.get("library") != library:
             continue
         hashes: dict[str, str] = {}
-        found = False
+        regions: set[str] = set()
+        bundles = 0
         with open(bundles_file, "rb") as fh:
             for raw in fh:
                 bundle = json.loads(raw)
-                found |= bundle.get("id") in wanted
+                bundles += bundle.get("id") in wanted
+                regions.update(region.get("id", "") for region in bundle.get("regions", []))
                 hashes.update(bundle.get("provenance", {}).get("file_hashes", {}))
-        if not found:
+        found = (sum(k in regions for k in kernels), bundles) if bundles else (0, 0)
+        if found <= best_found:
             continue
         checkout = run.get("checkout", {})
-        return MineInfo(
+        best_found = found
+        best = MineInfo(
             library=library,
             repo_url=checkout.get("repo_url") or UNKNOWN,
             commit=checkout.get("commit") or UNKNOWN,
@@ -172,8 +182,11 @@ def _find_mine(records: list[QARecord], candidates: list[Path]) -> MineInfo:
             tool_version=str(run.get("tool_version") or UNKNOWN),
             licence=read_licence(Path(checkout["root"])) if checkout.get("root") else UNKNOWN,
             file_hashes=hashes,
+            folder=folder,
         )
-    return NO_MINE
+        if found == (len(kernels), len(wanted)):
+            break
+    return best
 
 
 def read_licence(root: Path) -> str:

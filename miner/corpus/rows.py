@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from miner import __version__
@@ -89,19 +89,22 @@ def _qa_row(record: QARecord, qa: QAInput, release: str) -> CorpusRow:
     )
 
 
-def verify_rows(run: VerifyInput, tasks_dir: Path, licence: str) -> Iterator[CorpusRow]:
+def verify_rows(
+    run: VerifyInput, tasks_dir: Path, licence: str, linked: Mapping[str, Sequence[str]]
+) -> Iterator[CorpusRow]:
     """Every turn as an ``attempts`` row; each passing candidate whose timing is plausible also as a
-    ``verified_kernels`` row."""
+    ``verified_kernels`` row. ``linked``: task -> the library kernel families it restates (its rows join them)."""
     sources: dict[str, str] = {}
     for turn in run.turns:
         if turn.task not in sources:
             sources[turn.task] = _task_source(tasks_dir, turn.task, turn.task_hash)
         reference = sources[turn.task]
-        yield _verify_row("attempts", turn, reference, licence)
+        families = [f"task:{turn.task}", *linked.get(turn.task, ())]
+        yield _verify_row("attempts", turn, reference, licence, families)
         verdict = turn.verdict
         passed = verdict is not None and verdict.correct and verdict.outcome == Outcome.PASSED
         if turn.candidate and passed and not verdict.implausible:  # an implausible speedup awaits a human review
-            yield _verify_row("verified_kernels", turn, reference, licence)
+            yield _verify_row("verified_kernels", turn, reference, licence, families)
 
 
 def _task_source(tasks_dir: Path, name: str, task_hash: str) -> str:
@@ -113,7 +116,7 @@ def _task_source(tasks_dir: Path, name: str, task_hash: str) -> str:
     return text if hashlib.sha256(text.encode()).hexdigest()[:16] == task_hash else ""
 
 
-def _verify_row(source: str, turn: Attempt, reference: str, licence: str) -> CorpusRow:
+def _verify_row(source: str, turn: Attempt, reference: str, licence: str, families: list[str]) -> CorpusRow:
     verdict = turn.verdict
     question = (
         f"Write a {turn.backend} kernel for the task `{turn.task}`, checked against this PyTorch reference:\n\n"
@@ -127,7 +130,7 @@ def _verify_row(source: str, turn: Attempt, reference: str, licence: str) -> Cor
         release=turn.task_hash,
         category=turn.backend,
         kernel=turn.task,
-        families=[f"task:{turn.task}"],
+        families=families,
         question=question,
         answer=answer,
         reference=reference,

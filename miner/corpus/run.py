@@ -14,10 +14,20 @@ from miner.bundle.write import make_dir, write_json_atomic, write_jsonl_atomic
 from miner.corpus.card import write_card
 from miner.corpus.decontaminate import Decontaminator, read_eval_sets
 from miner.corpus.dedup import DedupOptions, deduplicate
-from miner.corpus.inputs import read_qa, read_verify
+from miner.corpus.inputs import MineInfo, read_qa, read_verify
+from miner.corpus.links import task_links
 from miner.corpus.parquet import write_shards
 from miner.corpus.rows import qa_rows, verify_rows
-from miner.corpus.split import HELDOUT, TRAIN, assign_splits, family_groups, group_key, shared_kernels
+from miner.corpus.split import (
+    DEFAULT_SHARED_ABOVE,
+    HELDOUT,
+    TRAIN,
+    assign_splits,
+    family_groups,
+    group_key,
+    shared_kernels,
+    straddles,
+)
 from miner.errors import InputError
 from miner.models.corpus import SOURCES, UNKNOWN, CorpusRow, DroppedRow
 from miner.verify.tasks import TASKS_DIR
@@ -36,7 +46,7 @@ class CorpusOptions:
     dedup: DedupOptions = field(default_factory=DedupOptions)
     heldout: float = 0.1
     seed: int = 0
-    shared_above: int = 0  # a kernel whose rows name more entry families is a shared kernel (0: none is)
+    shared_above: int = DEFAULT_SHARED_ABOVE  # a kernel whose rows name more entry families is shared (0: none is)
     shard_rows: int = 5000
 
 
@@ -53,7 +63,12 @@ class CorpusSummary:
     licences: Counter = field(default_factory=Counter)  # (source, licence) -> rows written
     groups: Counter = field(default_factory=Counter)  # split -> family groups
     largest_group: int = 0  # rows of the group with the most rows
-    shared_kernels: int = 0  # kernels whose rows form a train group of their own (``shared_above``)
+    shared_kernels: int = 0  # kernels whose rows form a group of their own (``shared_above``)
+    entry_families: int = 0  # entry families named by the rows written
+    straddling: int = 0  # of those, with rows in both splits (through shared kernels' rows only)
+    through: dict[str, Counter] = field(default_factory=dict)  # shared kernel -> {split: straddling families}
+    links: list[dict[str, Any]] = field(default_factory=list)  # verify task -> library kernels it restates
+    duplicates: Counter = field(default_factory=Counter)  # (source, library, release, kept library, kept release)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -70,6 +85,11 @@ class CorpusSummary:
             "groups": dict(sorted(self.groups.items())),
             "largest_group": self.largest_group,
             "shared_kernels": self.shared_kernels,
+            "entry_families": self.entry_families,
+            "straddling": self.straddling,
+            "through": {k: dict(sorted(c.items())) for k, c in sorted(self.through.items())},
+            "links": self.links,
+            "duplicates": [[*k, v] for k, v in sorted(self.duplicates.items())],
         }
 
 
@@ -99,12 +119,26 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
     dedup = deduplicate([r for r in kept if r.source != "attempts"], order, options.dedup)
     summary.clusters = dedup.cluster_sizes
     dropped += [_dropped(r, "near-duplicate", dedup.duplicate_of[r.id]) for r in kept if r.id in dedup.duplicate_of]
+    by_id = {r.id: r for r in kept}
+    for r in kept:
+        if r.id in dedup.duplicate_of:
+            first = by_id[dedup.duplicate_of[r.id]]
+            summary.duplicates[(r.source, r.library, r.release, first.library, first.release)] += 1
     kept = [r for r in kept if r.id not in dedup.duplicate_of]
     kept, split_of = assign_splits(kept, heldout=options.heldout, seed=options.seed, shared_above=options.shared_above)
     group_of = family_groups(kept, options.shared_above)
     shared = shared_kernels(kept, options.shared_above)
     summary.groups.update(split_of.values())
     summary.shared_kernels = len(shared)
+    straddle = straddles(kept, shared)
+    summary.entry_families, summary.straddling, summary.through = (
+        straddle.entry_families,
+        straddle.straddling,
+        straddle.through,
+    )
+    task_split = {f: r.split for r in kept for f in r.families if f.startswith("task:")}
+    for link in summary.links:
+        link["split"] = task_split.get(f"task:{link['task']}", "")
     summary.largest_group = max(Counter(group_of[group_key(r, shared)] for r in kept).values(), default=0)
     for d in dropped:
         summary.dropped.setdefault(d.source, Counter())[d.reason] += 1
@@ -121,8 +155,10 @@ def run_corpus(options: CorpusOptions) -> CorpusSummary:
 
 def _read_rows(options: CorpusOptions, summary: CorpusSummary) -> list[CorpusRow]:
     rows: list[CorpusRow] = []
+    mines: list[MineInfo] = []
     for path in options.qa:
         qa = read_qa(path, list(options.mined))
+        mines.append(qa.mine)
         built = list(qa_rows(qa))
         rows += built
         summary.inputs.append(
@@ -139,10 +175,15 @@ def _read_rows(options: CorpusOptions, summary: CorpusSummary) -> list[CorpusRow
                 "generator": qa.summary.get("generator", qa.records[0].generator),
             }
         )
+    runs = [read_verify(path) for path in options.verified]
+    links = task_links(options.tasks, (t.task for run in runs for t in run.turns), mines)
+    summary.links = [
+        {"task": k.task, "entry": k.entry, "kernels": list(k.kernels), "note": k.note} for k in links.values()
+    ]
     licence = _package_licence()
-    for path in options.verified:
-        run = read_verify(path)
-        built = list(verify_rows(run, options.tasks, licence))
+    linked = {task: link.kernels for task, link in links.items()}
+    for path, run in zip(options.verified, runs, strict=True):
+        built = list(verify_rows(run, options.tasks, licence, linked))
         rows += built
         summary.inputs.append(
             {

@@ -1,20 +1,32 @@
-"""Splits by kernel family: rows that share a kernel, an entry family or a verify task are one group, and a group is
-train or held out as a whole, by a seeded hash of its name.
+"""Splits by kernel family: rows that share a kernel or a verify task are one group, and a group is train or held out
+as a whole, by a seeded hash of its name, so no kernel family and no verify task straddles the two splits.
 
-A kernel that the rows of many entry families share (rocSOLVER's ``reset_info``, a rocBLAS kernel every solver
-calls) joins all those families into one group, and on a real library that group is nearly everything. With
-``shared_above`` N > 0, a kernel whose rows name more than N entry families is a shared kernel: its rows form a group
-of their own, always in train, and do not join the entry families they name (those families then appear in train
-through the shared kernel's rows alone)."""
+A row also joins its entry families, unless its kernel is shared: a kernel whose rows name more than ``shared_above``
+entry families (rocSOLVER's ``reset_info``, a rocBLAS kernel that every solver calls). Joining through such kernels
+chains a real library into one group (rocSOLVER develop is one), so a shared kernel's rows form a group with its
+kernel alone, split like any other, and the entry families it names may then have rows in both splits, through
+shared-kernel rows only: the rows that join an entry family are all on one side. ``shared_above`` 0 shares no kernel
+(the strict rule: no entry family straddles either, at the price of a held-out share far from the fraction)."""
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from miner.models.corpus import CorpusRow
 
 TRAIN, HELDOUT = "train", "heldout"
+DEFAULT_SHARED_ABOVE = 4
+
+
+def kernel_families(row: CorpusRow) -> list[str]:
+    return [f for f in row.families if f.startswith("kernel:")]
+
+
+def entry_families(row: CorpusRow) -> list[str]:
+    return [f for f in row.families if f.startswith("entry:")]
 
 
 def shared_kernels(rows: Sequence[CorpusRow], shared_above: int) -> set[str]:
@@ -23,28 +35,24 @@ def shared_kernels(rows: Sequence[CorpusRow], shared_above: int) -> set[str]:
         return set()
     entries: dict[str, set[str]] = {}
     for row in rows:
-        kernel = _kernel_family(row)
-        if kernel:
-            entries.setdefault(kernel, set()).update(f for f in row.families if f.startswith("entry:"))
+        for kernel in kernel_families(row):
+            entries.setdefault(kernel, set()).update(entry_families(row))
     return {kernel for kernel, found in entries.items() if len(found) > shared_above}
 
 
-def _kernel_family(row: CorpusRow) -> str:
-    return next((f for f in row.families if f.startswith("kernel:")), "")
+def joined(row: CorpusRow, shared: set[str]) -> list[str]:
+    """The families a row joins into one group: all of them, less its entry families when a kernel of it is shared."""
+    if any(k in shared for k in kernel_families(row)):
+        return [f for f in row.families if not f.startswith("entry:")]
+    return row.families
 
 
 def group_key(row: CorpusRow, shared: set[str]) -> str:
-    """The family a row's group is found by (its kernel when the kernel is shared)."""
-    return _joined(row, shared)[0]
+    """A family of the row's group (look its group up by it)."""
+    return joined(row, shared)[0]
 
 
-def _joined(row: CorpusRow, shared: set[str]) -> list[str]:
-    """The families a row joins into one group: a shared kernel's rows join only their kernel."""
-    kernel = _kernel_family(row)
-    return [kernel] if kernel in shared else row.families
-
-
-def family_groups(rows: Sequence[CorpusRow], shared_above: int = 0) -> dict[str, str]:
+def family_groups(rows: Sequence[CorpusRow], shared_above: int = DEFAULT_SHARED_ABOVE) -> dict[str, str]:
     """Each family -> its group's name (the smallest family of the group)."""
     shared = shared_kernels(rows, shared_above)
     parent: dict[str, str] = {}
@@ -57,23 +65,23 @@ def family_groups(rows: Sequence[CorpusRow], shared_above: int = 0) -> dict[str,
         return f
 
     for row in rows:
-        families = _joined(row, shared)
+        families = joined(row, shared)
         first = root(families[0])
         for other in families[1:]:
-            a, b = root(other), root(first)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-                first = min(a, b)
+            a = root(other)
+            if a != first:
+                parent[max(a, first)] = min(a, first)
+                first = min(a, first)
     return {f: root(f) for f in parent}
 
 
 def assign_splits(
-    rows: Sequence[CorpusRow], *, heldout: float, seed: int, shared_above: int = 0
+    rows: Sequence[CorpusRow], *, heldout: float, seed: int, shared_above: int = DEFAULT_SHARED_ABOVE
 ) -> tuple[list[CorpusRow], dict[str, str]]:
-    """The rows with their split set, and each group's split (a shared kernel's group is always train)."""
+    """The rows with their split set, and each group's split."""
     shared = shared_kernels(rows, shared_above)
     groups = family_groups(rows, shared_above)
-    split_of = {g: TRAIN if g in shared else _split(g, heldout, seed) for g in sorted(set(groups.values()))}
+    split_of = {g: _split(g, heldout, seed) for g in sorted(set(groups.values()))}
     out = [r.model_copy(update={"split": split_of[groups[group_key(r, shared)]]}) for r in rows]
     return out, split_of
 
@@ -81,3 +89,39 @@ def assign_splits(
 def _split(group: str, heldout: float, seed: int) -> str:
     fraction = int.from_bytes(hashlib.sha256(f"{seed}:{group}".encode()).digest()[:8], "big") / 2**64
     return HELDOUT if fraction < heldout else TRAIN
+
+
+@dataclass
+class Straddle:
+    """Entry families with rows in both splits, and the shared kernels whose rows put them there."""
+
+    entry_families: int = 0  # entry families named by the rows
+    straddling: int = 0  # of those, with rows in both splits
+    through: dict[str, Counter] = field(default_factory=dict)  # shared kernel -> {its split: straddling families}
+
+
+def straddles(rows: Sequence[CorpusRow], shared: set[str]) -> Straddle:
+    """Of split rows: each straddling entry family counted under every shared kernel whose rows name it from the
+    split that the family's other rows are not in (or, for a family named by shared-kernel rows only, under all)."""
+    own: dict[str, set[str]] = {}  # entry family -> splits of the rows that join it
+    via: dict[str, dict[str, set[str]]] = {}  # entry family -> split -> shared kernels of its rows there
+    for row in rows:
+        kernels = [k for k in kernel_families(row) if k in shared]
+        for entry in entry_families(row):
+            if kernels:
+                for kernel in kernels:
+                    via.setdefault(entry, {}).setdefault(row.split, set()).add(kernel)
+            else:
+                own.setdefault(entry, set()).add(row.split)
+    result = Straddle(entry_families=len(own.keys() | via.keys()))
+    for entry in sorted(own.keys() | via.keys()):
+        splits = own.get(entry, set()) | set(via.get(entry, {}))
+        if len(splits) < 2:
+            continue
+        result.straddling += 1
+        home = own.get(entry, set())
+        for split, kernels in via.get(entry, {}).items():
+            if split not in home:
+                for kernel in kernels:
+                    result.through.setdefault(kernel, Counter())[split] += 1
+    return result

@@ -68,7 +68,7 @@ def qa_release1(tinyblas, tmp_path_factory) -> Path:
     of its first QA item."""
     _, mined = tinyblas
     out = tmp_path_factory.mktemp("qa-r1")
-    for name in ("bundles.jsonl", "run.json"):
+    for name in ("bundles.jsonl", "entries.jsonl", "run.json"):
         shutil.copy(mined / name, out / name)
     run_qa(QAOptions(bundles=mined, out=out, jobs=1))
     lines = (out / "qa.jsonl").read_text().splitlines()
@@ -93,10 +93,27 @@ def qa_release2(qa_release1, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def tasks_dir(tmp_path_factory) -> Path:
+    """The bundled tasks, axpy's description naming tinyblas's entry point instead of rocBLAS's (so that it links to
+    the tinyblas kernels); scal names rocBLAS's, which no input mines."""
+    folder = tmp_path_factory.mktemp("tasks")
+    for file in TASKS_DIR.glob("*.py"):
+        (folder / file.name).write_text(file.read_text().replace("(rocblas_saxpy)", "(tinyblas_saxpy)"))
+    return folder
+
+
 def _turn(
-    task: str, attempt: int, turn: int, candidate: str | None, outcome: Outcome | None, last: bool, implausible=False
+    tasks: Path,
+    task: str,
+    attempt: int,
+    turn: int,
+    candidate: str | None,
+    outcome: Outcome | None,
+    last: bool,
+    implausible=False,
 ) -> Attempt:
-    task_hash = hashlib.sha256((TASKS_DIR / f"{task}.py").read_text().encode()).hexdigest()[:16]
+    task_hash = hashlib.sha256((tasks / f"{task}.py").read_text().encode()).hexdigest()[:16]
     verdict = None
     if outcome is not None:
         verdict = Verdict(
@@ -116,20 +133,20 @@ def _turn(
 
 
 @pytest.fixture(scope="session")
-def verify_run(tmp_path_factory) -> Path:
+def verify_run(tasks_dir, tmp_path_factory) -> Path:
     """axpy: a mismatch then a pass; a second attempt passing with the same kernel renamed; a turn without code; a
     pass with an implausible speedup (an attempt, not a verified kernel).
     scal: one pass. One attempt left unfinished by a killed run."""
     out = tmp_path_factory.mktemp("verify")
     mismatch = AXPY_KERNEL.replace("alpha * x + y", "x + y")
     turns = [
-        _turn("axpy", 0, 0, mismatch, Outcome.MISMATCH, False),
-        _turn("axpy", 0, 1, AXPY_KERNEL, Outcome.PASSED, True),
-        _turn("axpy", 1, 0, AXPY_RENAMED, Outcome.PASSED, True),
-        _turn("axpy", 2, 0, None, None, True),
-        _turn("axpy", 3, 0, SCAL_KERNEL.replace("scal", "axpy"), Outcome.PASSED, True, implausible=True),
-        _turn("scal", 0, 0, SCAL_KERNEL, Outcome.PASSED, True),
-        _turn("scal", 1, 0, SCAL_KERNEL, Outcome.MISMATCH, False),  # its last turn never written
+        _turn(tasks_dir, "axpy", 0, 0, mismatch, Outcome.MISMATCH, False),
+        _turn(tasks_dir, "axpy", 0, 1, AXPY_KERNEL, Outcome.PASSED, True),
+        _turn(tasks_dir, "axpy", 1, 0, AXPY_RENAMED, Outcome.PASSED, True),
+        _turn(tasks_dir, "axpy", 2, 0, None, None, True),
+        _turn(tasks_dir, "axpy", 3, 0, SCAL_KERNEL.replace("scal", "axpy"), Outcome.PASSED, True, implausible=True),
+        _turn(tasks_dir, "scal", 0, 0, SCAL_KERNEL, Outcome.PASSED, True),
+        _turn(tasks_dir, "scal", 1, 0, SCAL_KERNEL, Outcome.MISMATCH, False),  # its last turn never written
     ]
     (out / "attempts.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in turns))
     return out
@@ -145,7 +162,7 @@ def eval_set(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def corpus(qa_release1, qa_release2, verify_run, eval_set, tmp_path_factory) -> Path:
+def corpus(qa_release1, qa_release2, verify_run, eval_set, tasks_dir, tinyblas, tmp_path_factory) -> Path:
     from miner.corpus.run import CorpusOptions, run_corpus
 
     out = tmp_path_factory.mktemp("corpus")
@@ -154,6 +171,8 @@ def corpus(qa_release1, qa_release2, verify_run, eval_set, tmp_path_factory) -> 
             out=out,
             qa=(qa_release1, qa_release2),
             verified=(verify_run,),
+            mined=(tinyblas[1],),
+            tasks=tasks_dir,
             decontaminate=(eval_set,),
             heldout=0.5,
         )

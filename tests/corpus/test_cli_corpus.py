@@ -41,6 +41,7 @@ CASES = {
         lambda tmp, r1: ["--verified", str(_attempts(tmp, "[1, 2]\n"))],
         "not a verify attempt record",
     ),
+    "attempts-empty": (lambda tmp, r1: ["--verified", str(_attempts(tmp, ""))], "empty"),
     "nothing-named": (lambda tmp, r1: [], "nothing to merge"),
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -73,6 +74,25 @@ def test_every_figure_of_the_card_is_a_count_over_the_rows(corpus) -> None:
     assert {(s, lic): int(n) for s, lic, n in table(card, "Licences")} == licences
     removed = Counter((d["detail"], d["source"]) for d in gone if d["reason"] == "contaminated")
     assert {(i, s): int(n) for i, s, n in table(card, "Decontamination")} == removed
+    per_library = Counter((r["library"], r["split"]) for r in written)
+    assert {
+        (lib, s): int(n) for lib, tr, he, _ in table(card, "Splits") for s, n in (("train", tr), ("heldout", he))
+    } == {(lib, s): per_library[(lib, s)] for lib in {r["library"] for r in written} for s in ("train", "heldout")}
+    entry_splits: dict[str, set[str]] = {}
+    for r in written:
+        for family in r["families"]:
+            if family.startswith("entry:"):
+                entry_splits.setdefault(family, set()).add(r["split"])
+    straddling = sum(len(s) == 2 for s in entry_splits.values())
+    assert f"Entry families with rows in both splits: {straddling} of {len(entry_splits)}," in card
+    kept_for = {d["id"]: d["detail"] for d in gone if d["reason"] == "near-duplicate"}
+    by_id = {r["id"]: r for r in written}
+    pairs = Counter()
+    for d in gone:
+        if d["reason"] == "near-duplicate":
+            first = by_id[kept_for[d["id"]]]
+            pairs[(d["source"], d["library"], d["release"], first["library"], first["release"])] += 1
+    assert {tuple(k[:5]): int(k[5]) for k in table(card, "Near-duplicates by input")} == pairs
 
 
 def test_qa_denominators_match_the_qa_stage(corpus, qa_release1) -> None:
@@ -136,22 +156,37 @@ def test_only_finished_attempts_are_rows_and_all_their_turns_are(corpus) -> None
     assert verify["unfinished_turns"] == 1
 
 
-def test_no_family_straddles_two_splits(corpus) -> None:
+def test_no_kernel_family_or_task_straddles_two_splits(corpus) -> None:
     split_of: dict[str, set[str]] = {}
     for r in rows(corpus):
         for family in r["families"]:
             split_of.setdefault(family, set()).add(r["split"])
-    assert split_of and all(len(s) == 1 for s in split_of.values())
     assert {s for splits in split_of.values() for s in splits} == {"train", "heldout"}
+    assert all(len(s) == 1 for f, s in split_of.items() if not f.startswith("entry:"))
+
+
+def test_a_task_naming_a_library_entry_point_lands_with_its_kernels(corpus) -> None:
+    written = rows(corpus)
+    axpy = {r["split"] for r in written if r["families"][0] == "task:axpy"}
+    linked = [f for r in written if r["families"][0] == "task:axpy" for f in r["families"][1:]]
+    assert linked and all(f.startswith("kernel:tinyblas:") for f in linked)
+    kernel_rows = {r["split"] for r in written if r["source"] == "qa" and r["families"][0] in set(linked)}
+    assert len(axpy) == 1 and kernel_rows == axpy
+    links = {
+        k[0]: k for k in table((corpus / "README.md").read_text(), "Verify tasks and the library kernels they restate")
+    }
+    assert links["axpy"][1] == "tinyblas_saxpy" and links["axpy"][4] == "linked"
+    assert links["scal"][1] == "rocblas_sscal" and links["scal"][2] == "-"  # no mine of rocBLAS among the inputs
 
 
 def test_the_card_names_the_largest_group(corpus) -> None:
-    from miner.corpus.split import family_groups
+    from miner.corpus.split import DEFAULT_SHARED_ABOVE, family_groups, group_key, shared_kernels
     from miner.models import CorpusRow
 
     written = [CorpusRow.model_validate(r) for r in rows(corpus)]
-    groups = family_groups(written)
-    largest = max(Counter(groups[r.families[0]] for r in written).values())
+    shared = shared_kernels(written, DEFAULT_SHARED_ABOVE)
+    groups = family_groups(written, DEFAULT_SHARED_ABOVE)
+    largest = max(Counter(groups[group_key(r, shared)] for r in written).values())
     assert f"the largest holds {largest} rows" in (corpus / "README.md").read_text()
 
 
@@ -172,12 +207,14 @@ def _bytes(out: Path) -> dict[str, bytes]:
 
 
 def test_a_rerun_and_a_run_after_a_kill_give_the_same_bytes(
-    corpus, qa_release1, qa_release2, verify_run, eval_set, tmp_path
+    corpus, qa_release1, qa_release2, verify_run, eval_set, tasks_dir, tinyblas, tmp_path
 ) -> None:
     options = CorpusOptions(
         out=tmp_path / "again",
         qa=(qa_release1, qa_release2),
         verified=(verify_run,),
+        mined=(tinyblas[1],),
+        tasks=tasks_dir,
         decontaminate=(eval_set,),
         heldout=0.5,
     )
@@ -190,3 +227,32 @@ def test_a_rerun_and_a_run_after_a_kill_give_the_same_bytes(
     (options.out / "README.md").unlink()
     run_corpus(options)
     assert _bytes(options.out) == expected
+
+
+def _shifted(region_id: str, by: int) -> str:
+    file, _, span = region_id.rpartition(":")
+    start, _, end = span.partition("-")
+    return f"{file}:{int(start) + by}-{int(end) + by}" if start.isdigit() and end.isdigit() else region_id
+
+
+def test_the_mine_of_a_qa_folder_is_the_release_whose_kernel_spans_it_cites(qa_release1, tinyblas, tmp_path) -> None:
+    """Another release's mine holds the same bundle ids, its kernels three lines lower: it is not the QA's mine."""
+    from miner.corpus.inputs import read_qa
+
+    _, mined = tinyblas
+    other = tmp_path / "other-release"
+    other.mkdir()
+    bundles = []
+    for line in (mined / "bundles.jsonl").read_text().splitlines():
+        bundle = json.loads(line)
+        for region in bundle["regions"]:
+            region["id"] = _shifted(region["id"], 3)
+        bundles.append(json.dumps(bundle))
+    (other / "bundles.jsonl").write_text("\n".join(bundles) + "\n")
+    run = json.loads((mined / "run.json").read_text())
+    (other / "run.json").write_text(json.dumps(dict(run, checkout=dict(run["checkout"], commit="1" * 40))))
+    alone = tmp_path / "qa"
+    alone.mkdir()
+    shutil.copy(qa_release1 / "qa.jsonl", alone / "qa.jsonl")
+    assert read_qa(alone, [other, mined]).mine.commit == run["checkout"]["commit"]
+    assert read_qa(alone, [other]).mine.commit == "1" * 40  # the only mine holding its bundles

@@ -127,7 +127,7 @@ def _verify_row(source: str, turn: Attempt, reference: str, licence: str, famili
         id=stable_id(source, turn.key, turn.model, turn.prompt_hash, turn.candidate_hash or ""),
         source=source,
         library=TASKS_LIBRARY,
-        release=turn.task_hash,
+        release=f"verifier {turn.verifier_version}",  # the task itself is named by ``task_hash``
         category=turn.backend,
         kernel=turn.task,
         families=families,

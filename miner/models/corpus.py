@@ -47,7 +47,7 @@ class CorpusRow(BaseModel):
     id: str  # stable over re-runs: a hash of source, library, commit and the input record's id
     source: Source
     library: str
-    release: str  # the mined tag (or commit); for verify rows, the task hash
+    release: str  # the mined tag (or commit); for verify rows, the verifier version that checked them
     category: str
     kernel: str  # the kernel's name (QA) or the task's name (verify)
     families: list[str]  # split groups: "kernel:<lib>:<name>", "entry:<lib>:<family>", "task:<name>"

@@ -4,21 +4,28 @@ from one measured mine's output folder (``parse_report.jsonl``, ``summary.json``
 The model, phase by phase:
 
 - **Parse**: a list-scheduling simulation of the measured per-TU worker times (``seconds``, which include the
-  liveness walk). The ``<pch:VARIANT>`` pseudo-TUs are built first in a pool run of their own; every TU starts after
-  all of them (the mine waits for that run to end). Two orders: the mine's own (TUs sorted by path, each worker a
-  contiguous share, a worker whose share is empty takes the last TU of the largest share left, as
-  ``miner/parse/pool.py`` does) and longest-processing-time-first. The critical path (longest PCH + longest TU)
-  bounds it at any N. Every result passes through the driver, one at a time (unpickled, written to the cache:
-  ``--driver-ms-per-mb`` of its pickled size); a local worker waits for the driver to take its result before its
-  next TU, a Ray worker does not but pays ``--task-overhead-ms`` per task.
+  liveness walk). The ``<pch:VARIANT>`` pseudo-TUs are built first, a run of the queue of their own; every TU starts
+  after all of them (the parse stage waits for their results). Two orders: the mine's own (``miner/parse/queue.py``:
+  jobs in path order; a worker takes the job after its last one while it still owns it, i.e. no other worker's
+  last job lies between; else it starts a new run: the first job of a run nobody owns, or the middle of the largest
+  run another worker owns; the workers' last jobs carry over from the PCH run to the TUs) and
+  longest-processing-time-first. The critical path (longest PCH + longest TU) bounds it at any N. Every result
+  passes through the driver, one at a time (unpickled, written to the cache: ``--driver-ms-per-mb`` of its pickled
+  size), and a worker gets its next job only once the driver has taken its result (local processes and Ray actors
+  alike: the executor's loop hands out jobs between results); a Ray task also pays ``--task-overhead-ms``. Workers
+  start lazily in the mine; the model starts them all at once.
 - **Parse residual**: the measured parse wall minus the simulated parse at the measured job count (entry discovery,
   starting the workers, reading the ``--with`` libraries' cached parses): serial, constant in N.
 - **Serial phases**: graph and traversals (``analyse - liveness_analysis``) and bundle writing and the rest
   (``wall_seconds - parse - analyse``): constant in N.
-- **Liveness analysis**: forked processes of one machine only (C cores in a multi-machine run), Amdahl-shaped:
-  ``L(n) = L(1) * ((1 - p) + p / n)`` with ``p`` fitted from the speed-up from 1 to 2 processes
+- **Liveness analysis**: on the executor's workers (``miner/liveness/run.py``), all N of them, on one machine or
+  many, Amdahl-shaped: ``L(n) = L(1) * ((1 - p) + p / n)`` with ``p`` fitted from the speed-up from 1 to 2 processes
   (``--liveness-speedup2``; the default 1.71 is rocSOLVER's 23.3 s at ``jobs=1`` against 13.3-14.0 s at ``jobs=2``
-  in BENCHMARKS.md, 2026-12-04).
+  in BENCHMARKS.md, 2026-12-04). Local workers are forked and inherit the analyser; a Ray worker first receives it
+  (graph + instantiated bodies, put once into the object store): ``--analyser-mb`` over the link to its machine
+  (none on the driver's machine; every machine pulls its copy at the link's full speed, at once) and unpickled at
+  ``--unpickle-mb-per-s`` (both to be measured), a one-time start added to ``L(n)``. The report also gives the
+  start if every copy crossed the driver's one link in turn.
 - **Data moved** (multi-machine rows only): each TU's result crosses the driver's link, one at a time, at
   ``--bandwidth-gbit``; its size is the mean size of the mine's parse cache entries (entry and instances: the
   pickled result), found through the cache's run records, or ``--bytes-per-tu``.
@@ -36,6 +43,7 @@ report and are modelled only as far as the measured mine read them (from the cac
 from __future__ import annotations
 
 import argparse
+import bisect
 import heapq
 import json
 import os
@@ -49,6 +57,8 @@ DEFAULT_CORES = (1, 2, 4, 16, 64, 256)
 DEFAULT_LIVENESS_SPEEDUP2 = 1.71
 DEFAULT_DRIVER_MS_PER_MB = 50.0  # 7.5 ms to unpickle and 2.9 ms to pickle a 204 KB rocBLAS entry (2026-12-07)
 DEFAULT_BYTES_PER_TU = 200_000.0  # rocBLAS's mean entry, for a mine whose cache entries are not found
+DEFAULT_ANALYSER_MB = 150.0  # to be measured: the pickled analyser (graph + instantiated bodies) of rocBLAS
+DEFAULT_UNPICKLE_MB_PER_S = 100.0  # to be measured
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,8 @@ class Setting:
     bandwidth_gbit: float = 1.0
     task_overhead_ms: float = 5.0
     bytes_per_tu: float | None = None  # overrides the mine's
+    analyser_mb: float = DEFAULT_ANALYSER_MB  # the pickled liveness analyser a Ray worker receives
+    unpickle_mb_per_s: float = DEFAULT_UNPICKLE_MB_PER_S
 
 
 @dataclass(frozen=True)
@@ -212,15 +224,61 @@ def _size(path: Path) -> int:
 Picker = Callable[[int], int | None]  # worker -> index of its next job, None when none is left
 
 
-def _shares_picker(n_jobs: int, workers: int) -> Picker:
-    cuts = [n_jobs * i // workers for i in range(workers + 1)]
-    shares = [deque(range(cuts[i], cuts[i + 1])) for i in range(workers)]
+class RunQueue:
+    """``miner/parse/queue.py``'s policy on job positions (path order): a worker takes the job after its last one
+    while it still owns it (its own cursor is the nearest before it), else starts a new run: the first job of a run
+    nobody owns, or the middle of the largest run another worker owns (the earliest of the largest). Its cursors
+    outlive a run of jobs, as the queue's do (the TUs' run follows the PCH run in one queue)."""
+
+    def __init__(self) -> None:
+        self.pending: list[int] = []
+        self.cursor: dict[int, int] = {}
+
+    def add(self, positions: Sequence[int]) -> None:
+        self.pending = sorted(self.pending + list(positions))
+
+    def take(self, worker: int) -> int | None:
+        pending = self.pending
+        if not pending:
+            return None
+        owners = self._owners()
+        at = None
+        if worker in self.cursor:
+            after = bisect.bisect_right(pending, self.cursor[worker])
+            if after < len(pending) and owners[after] == worker:
+                at = after
+        if at is None:
+            runs: list[tuple[int, int, int | None]] = []  # (start, end, owner) in pending's positions
+            for i, owner in enumerate(owners):
+                if runs and runs[-1][2] == owner:
+                    runs[-1] = (runs[-1][0], i + 1, owner)
+                else:
+                    runs.append((i, i + 1, owner))
+            start, end, owner = min(runs, key=lambda r: (r[0] - r[1], r[0]))
+            at = start if owner is None else (start + end) // 2
+        job = pending.pop(at)
+        self.cursor[worker] = job
+        return job
+
+    def _owners(self) -> list[int | None]:
+        marks = sorted((pos, worker) for worker, pos in self.cursor.items())
+        owners: list[int | None] = []
+        i, owner = 0, None
+        for pos in self.pending:
+            while i < len(marks) and marks[i][0] < pos:
+                owner = marks[i][1]
+                i += 1
+            owners.append(owner)
+        return owners
+
+
+def _run_picker(queue: RunQueue, n_jobs: int) -> Picker:
+    offset = max([*queue.pending, *queue.cursor.values()], default=-1) + 1
+    queue.add(range(offset, offset + n_jobs))
 
     def pick(worker: int) -> int | None:
-        if shares[worker]:
-            return shares[worker].popleft()
-        largest = max(shares, key=len)
-        return largest.pop() if largest else None
+        job = queue.take(worker)
+        return None if job is None else job - offset
 
     return pick
 
@@ -239,16 +297,18 @@ def simulate(
     driver_s: float = 0.0,
     overhead_s: float = 0.0,
     wait_for_driver: bool = True,
+    queue: RunQueue | None = None,
 ) -> float:
-    """When the last result of ``durations`` (in the mine's order) is taken by the driver, on ``workers`` workers
-    free at ``start``. ``order``: ``mine`` (contiguous shares, stealing from the largest's end) or ``lpt``."""
+    """When the last result of ``durations`` (in path order) is taken by the driver, on ``workers`` workers free
+    at ``start``. ``order``: ``mine`` (the parse queue's runs of neighbours, on ``queue``'s cursors where given:
+    these jobs come after every job it has seen) or ``lpt``."""
     if not durations:
         return start
     workers = max(1, min(workers, len(durations)))
     if order == "lpt":
         pick = _queue_picker(sorted(range(len(durations)), key=lambda i: (-durations[i], i)))
     else:
-        pick = _shares_picker(len(durations), workers)
+        pick = _run_picker(RunQueue() if queue is None else queue, len(durations))
     running: list[tuple[float, int]] = []
     for w in range(workers):
         job = pick(w)
@@ -285,16 +345,29 @@ def parse_seconds(
     if machines > 1:
         driver_s += size * 8 / (setting.bandwidth_gbit * 1e9)
     overhead_s = setting.task_overhead_ms / 1e3 if ray else 0.0
-    kw = {"driver_s": driver_s, "overhead_s": overhead_s, "wait_for_driver": not ray}
+    kw = {"driver_s": driver_s, "overhead_s": overhead_s, "queue": RunQueue()}
     pch_end = simulate([s * scale for _, s in mine.pch], workers, "mine", **kw)
     return simulate([s * scale for _, s in mine.tus], workers, order, start=pch_end, **kw)
 
 
-def liveness_seconds(mine: Mine, cores: int, setting: Setting) -> float:
-    """``L(cores)`` from the measured ``L(jobs)`` (see the module docstring)."""
+def liveness_seconds(mine: Mine, cores: int, setting: Setting, *, machines: int = 1, ray: bool = False) -> float:
+    """``L(cores)`` from the measured ``L(jobs)`` (see the module docstring): on every worker, plus on Ray each
+    worker's start (``analyser_start``); a measured Ray mine's own start (one machine) is taken out first."""
     p = _parallel_part(setting.liveness_speedup2)
-    one = mine.liveness / ((1 - p) + p / max(1, mine.jobs))
-    return one * ((1 - p) + p / max(1, cores))
+    measured = mine.liveness
+    if mine.executor == "ray" and mine.jobs > 1:
+        measured = max(0.0, measured - analyser_start(setting, 1))
+    one = measured / ((1 - p) + p / max(1, mine.jobs))
+    start = analyser_start(setting, machines) if ray and cores > 1 else 0.0
+    return one * ((1 - p) + p / max(1, cores)) + start
+
+
+def analyser_start(setting: Setting, machines: int) -> float:
+    """A Ray liveness worker's start: the pickled analyser moved to its machine over the link (none on the driver's
+    machine; every machine pulls its copy at the link's speed, at once) and unpickled in the worker."""
+    move = setting.analyser_mb * 8 / (setting.bandwidth_gbit * 1e3) if machines > 1 else 0.0
+    unpickle = setting.analyser_mb / setting.unpickle_mb_per_s if setting.unpickle_mb_per_s > 0 else 0.0
+    return move + unpickle
 
 
 def _parallel_part(speedup2: float) -> float:
@@ -311,7 +384,6 @@ def predict(mine: Mine, cores: int, setting: Setting, *, machines: int = 1, ray:
     """A cold mine of ``mine``'s checkout on ``cores`` cores spread over ``machines`` machines (Ray where there are
     several, unless ``ray`` says)."""
     ray = machines > 1 if ray is None else ray
-    per_machine = max(1, cores // max(1, machines))
     cold = replace(mine, cache_hits=0)
     return Prediction(
         cores=cores,
@@ -319,7 +391,7 @@ def predict(mine: Mine, cores: int, setting: Setting, *, machines: int = 1, ray:
         parse_order=parse_seconds(cold, cores, "mine", setting, machines=machines, ray=ray),
         parse_lpt=parse_seconds(cold, cores, "lpt", setting, machines=machines, ray=ray),
         residual=residual_seconds(mine, setting),
-        liveness=liveness_seconds(mine, per_machine, setting),
+        liveness=liveness_seconds(mine, cores, setting, machines=machines, ray=ray),
         graph_traverse=mine.graph_traverse,
         serial_rest=mine.serial_rest,
     )
@@ -333,16 +405,16 @@ class Limits:
     amdahl: float
     critical_path: float  # longest PCH + longest TU
     ceiling: float  # one machine, infinitely many cores
-    ceiling_cluster: float  # machines of ``per_machine`` cores, infinitely many
+    ceiling_cluster: float  # infinitely many machines (Ray): the serial part, the critical path, a worker's start
 
 
-def limits(mine: Mine, setting: Setting, per_machine: int) -> Limits:
+def limits(mine: Mine, setting: Setting) -> Limits:
     one = predict(mine, 1, setting).wall
     p = _parallel_part(setting.liveness_speedup2)
     live_one = liveness_seconds(mine, 1, setting)
     serial = residual_seconds(mine, setting) + mine.graph_traverse + mine.serial_rest + live_one * (1 - p)
     critical = max((s for _, s in mine.pch), default=0.0) + max((s for _, s in mine.tus), default=0.0)
-    floor_cluster = serial - live_one * (1 - p) + liveness_seconds(mine, per_machine, setting) + critical
+    floor_cluster = serial + critical + analyser_start(setting, 2)
     return Limits(
         one_core=one,
         serial=serial,
@@ -390,7 +462,7 @@ def report(mine: Mine, setting: Setting, cores: Sequence[int], per_machine: int,
         last = (local, cluster)
     header = ["cores", "parse LPT s", "parse mine's order s", "liveness s", "serial s", "wall s", "speed-up",
               "machines", "parse s", "liveness s", "wall s", "speed-up"]  # fmt: skip
-    lim = limits(mine, setting, per_machine)
+    lim = limits(mine, setting)
     size = setting.bytes_per_tu if setting.bytes_per_tu is not None else mine.bytes_per_tu
     size_note = mine.bytes_source if setting.bytes_per_tu is None and mine.bytes_per_tu is not None else "given"
     if size is None:
@@ -403,20 +475,26 @@ def report(mine: Mine, setting: Setting, cores: Sequence[int], per_machine: int,
         f"{mine.serial_rest:.1f} s; parse residual {residual_seconds(mine, setting):.1f} s",
         f"per-TU result {size / 1e3:.0f} KB ({size_note}); driver {setting.driver_ms_per_mb:g} ms/MB; link "
         f"{setting.bandwidth_gbit:g} Gbit/s; Ray task overhead {setting.task_overhead_ms:g} ms; liveness speed-up "
-        f"1→2 {setting.liveness_speedup2:g} (parallel part {_parallel_part(setting.liveness_speedup2):.2f})",
+        f"1→2 {setting.liveness_speedup2:g} (parallel part {_parallel_part(setting.liveness_speedup2):.2f}); "
+        f"Ray liveness worker start {analyser_start(setting, 2):.1f} s (analyser {setting.analyser_mb:g} MB over the "
+        f"link, unpickled at {setting.unpickle_mb_per_s:g} MB/s: both to be measured)",
     ]
     if mine.cache_hits:
         out.append(f"note: {mine.cache_hits} TUs came from the cache; their report times are used for the cold model")
     for name, (count, cached) in sorted(mine.with_cached.items()):
         out.append(f"note: --with {name}: {cached} of {count} TUs from the cache (their reading is in the residual)")
-    out += ["", "one machine (local processes) | M machines × C cores (Ray; liveness on one machine)", ""]
+    out += [
+        "",
+        "one machine (local processes) | M machines × C cores (Ray; liveness on every worker after its start)",
+        "",
+    ]
     out.append(_table(header, rows, markdown))
     out += [
         "",
         f"1 core: {lim.one_core:.1f} s; serial part {lim.serial:.1f} s = serial fraction {lim.serial_fraction:.3f} "
         f"(Amdahl ceiling {lim.amdahl:.1f}x); critical path {lim.critical_path:.1f} s ({longest[0]} "
         f"{longest[1]:.1f} s); speed-up ceiling {lim.ceiling:.1f}x on one machine, {lim.ceiling_cluster:.1f}x on "
-        f"machines of {per_machine} cores",
+        f"machines of {per_machine} cores (a Ray liveness worker's start added)",
     ]
     if last is not None:
         local, cluster = last
@@ -430,13 +508,22 @@ def report(mine: Mine, setting: Setting, cores: Sequence[int], per_machine: int,
             if top == "parse" and pred.parse_order <= 1.05 * lim.critical_path + 0.5:
                 bound = f": bound by the critical path (split or speed up {longest[0]})"
             out.append(f"{pred.cores} cores, {label}: {parts}; attack next: {top}{bound}")
+        if cluster is not None:
+            shared = (cluster.machines - 1) * setting.analyser_mb * 8 / (setting.bandwidth_gbit * 1e3)
+            out.append(
+                f"note: if every machine pulled its copy of the analyser through the driver's one link, the "
+                f"{cluster.machines}×{per_machine} liveness would start {shared:.1f} s later, not "
+                f"{analyser_start(setting, 2) - analyser_start(setting, 1):.1f} s"
+            )
     return "\n".join(out)
 
 
 def check(
     mine: Mine, base: Path, runs: Sequence[Path], setting: Setting, markdown: bool, cache_dir: Path | None
 ) -> str:
-    """Predicted against measured wall for each of ``runs`` (mines of ``mine``'s library; ``base`` is its folder)."""
+    """Predicted against measured wall for each of ``runs`` (mines of ``mine``'s library; ``base`` is its folder),
+    each on one machine with its ``options.jobs`` workers of its ``options.executor`` (``local`` where not recorded;
+    a Ray cluster's own size is not recorded: its mines are compared at ``--jobs``)."""
     rows, live = [], {}
     for run_dir in runs:
         other = load_mine(run_dir, cache_dir)
@@ -458,7 +545,8 @@ def check(
             f"{pred.liveness:.1f} / {other.liveness:.1f}",
             f"{pred.wall:.1f}", f"{other.wall:.1f}", f"{(pred.wall - other.wall) / other.wall:+.1%}", note,
         ])  # fmt: skip
-        live.setdefault(other.jobs, []).append(other.liveness)
+        if not ray:  # a Ray mine's liveness includes its workers' start
+            live.setdefault(other.jobs, []).append(other.liveness)
     header = ["run", "executor", "jobs", "parse pred / meas s", "liveness pred / meas s", "predicted wall s",
               "measured wall s", "error", "note"]  # fmt: skip
     out = [_table(header, rows, markdown)]
@@ -478,6 +566,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--bandwidth-gbit", type=float, default=1.0, help="the driver's link (default %(default)s)")
     ap.add_argument("--task-overhead-ms", type=float, default=5.0, help="Ray dispatch per task (default %(default)s)")
     ap.add_argument("--bytes-per-tu", type=float, help="a TU's pickled result (default: from the cache's entries)")
+    ap.add_argument(
+        "--analyser-mb",
+        type=float,
+        default=DEFAULT_ANALYSER_MB,
+        help="the pickled liveness analyser a Ray worker receives (default %(default)s; to be measured)",
+    )
+    ap.add_argument(
+        "--unpickle-mb-per-s",
+        type=float,
+        default=DEFAULT_UNPICKLE_MB_PER_S,
+        help="a Ray worker's unpickling of the analyser (default %(default)s; to be measured)",
+    )
     ap.add_argument("--cache", type=Path, help="the shared cache folder (default: the user's)")
     ap.add_argument("--check", type=Path, nargs="+", metavar="RUN_DIR", help="measured mines to compare with")
     ap.add_argument("--markdown", action="store_true")
@@ -488,6 +588,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bandwidth_gbit=args.bandwidth_gbit,
         task_overhead_ms=args.task_overhead_ms,
         bytes_per_tu=args.bytes_per_tu,
+        analyser_mb=args.analyser_mb,
+        unpickle_mb_per_s=args.unpickle_mb_per_s,
     )
     mine = load_mine(args.run_dir, args.cache)
     cores = [int(c) for c in args.cores.split(",") if c.strip()]

@@ -22,7 +22,7 @@ from miner.errors import CacheError
 from miner.models import Instance, ParsedTU, WalkScope
 from miner.source.files import FileHashes
 
-_FORMAT = 10  # 10: launch configurations written in a macro the file defines are expanded
+_FORMAT = 11  # 11: an entry per set of files read, beside the others of its TU (was: one, overwritten)
 
 
 class Head(NamedTuple):
@@ -42,10 +42,23 @@ class ParseCache:
         self.hashes = hashes
         self.used: set[str] = set()  # the cache units this run read or wrote (``miner.cache.units``)
 
-    def _path(self, rel: str, salt: str) -> Path:
+    def _slot(self, rel: str, salt: str) -> Path:
+        """Where the parses of ``rel``'s content under ``salt`` lie, one beside another for each set of files they
+        read (``<slot>-<variant>.pkl``): a TU whose own file is the same in two releases while a header it includes
+        is not has an entry for each, and mining one release never overwrites the other's."""
         content = self.hashes.get(rel) if not rel.startswith("<") else ""
         key = hashlib.sha256(f"{_FORMAT}\0{self.fingerprint}\0{salt}\0{rel}\0{content}".encode()).hexdigest()
-        return self.directory / key[:2] / f"{key}.pkl"
+        return self.directory / key[:2] / key
+
+    def _variants(self, rel: str, salt: str) -> list[Path]:
+        slot = self._slot(rel, salt)
+        try:
+            names = [
+                e.name for e in os.scandir(slot.parent) if e.name.startswith(slot.name) and e.name.endswith(".pkl")
+            ]
+        except OSError:
+            return []
+        return [slot.parent / name for name in sorted(names)]
 
     def peek(self, rel: str, salt: str = "") -> Head | None:
         """The header of the cached parse of ``rel``, if it holds; the parse is not read."""
@@ -59,39 +72,55 @@ class ParseCache:
         return None if found is None else (found[1], bool(found[0].aside))
 
     def _read(self, rel: str, salt: str, *, with_result: bool) -> tuple | None:
-        """(head, result or None) of a valid entry: the header, then the parse if asked for."""
-        try:
-            with open(self._path(rel, salt), "rb") as fh:
-                deps, engine, aside, scope, refs = pickle.load(fh)
-                if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
-                    return None
-                if aside and self._instances_path(rel, salt).stat().st_size != aside:
-                    return None  # lost or cut short since: parsed again
-                self._used(rel, salt, aside)
-                return Head(engine, tuple(deps), aside, scope, refs), pickle.load(fh) if with_result else None
-        except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
-            return None
+        """(head, result or None) of the entry whose files read are as they are now: the header, then the parse if
+        asked for."""
+        for path in self._variants(rel, salt):
+            try:
+                with open(path, "rb") as fh:
+                    deps, engine, aside, scope, refs = pickle.load(fh)
+                    if any(self.hashes.get(dep) != digest for dep, digest in deps.items()):
+                        continue
+                    if aside and path.with_suffix(".instances").stat().st_size != aside:
+                        continue  # lost or cut short since: parsed again
+                    self._used(path, aside)
+                    return Head(engine, tuple(deps), aside, scope, refs), pickle.load(fh) if with_result else None
+            except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError):
+                continue
+        return None
+
+    def _entry(self, rel: str, salt: str) -> Path | None:
+        """The entry ``peek`` and ``get`` answer from."""
+        for path in self._variants(rel, salt):
+            try:
+                with open(path, "rb") as fh:
+                    deps = pickle.load(fh)[0]
+            except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError, IndexError):
+                continue
+            if all(self.hashes.get(dep) == digest for dep, digest in deps.items()):
+                return path
+        return None
 
     def instances(self, rel: str, salt: str = "") -> tuple[Instance, ...]:
         """The instances of a cached parse that ``get`` left in the cache. Ones damaged in place since
         ``peek`` vouched for them are removed with their entry, so that the next run parses the TU again."""
-        path = self._instances_path(rel, salt)
+        entry = self._entry(rel, salt)
+        path = entry.with_suffix(".instances") if entry is not None else self._slot(rel, salt).with_suffix(".gone")
         try:
             with open(path, "rb") as fh:
                 return pickle.load(fh)
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError, TypeError) as exc:
-            for damaged in (path, self._path(rel, salt)):
-                damaged.unlink(missing_ok=True)
+            for damaged in (path, entry):
+                if damaged is not None:
+                    damaged.unlink(missing_ok=True)
             raise CacheError(f"the cached parse of {rel} was damaged ({type(exc).__name__}); it is removed, "
                              "a re-run parses it again", path=str(path)) from exc  # fmt: skip
 
-    def _instances_path(self, rel: str, salt: str) -> Path:
-        return self._path(rel, salt).with_suffix(".instances")
-
     def put(self, result: ParsedTU, salt: str = "") -> None:
-        path = self._path(result.path, salt)
-        path.parent.mkdir(parents=True, exist_ok=True)
         deps = {dep: self.hashes.get(dep) for dep in files_read(result)}
+        variant = hashlib.sha256(repr(sorted(deps.items())).encode()).hexdigest()[:16]
+        slot = self._slot(result.path, salt)
+        path = slot.with_name(f"{slot.name}-{variant}.pkl")
+        path.parent.mkdir(parents=True, exist_ok=True)
         aside = 0
         if result.instances:  # written first: an entry that says its instances are aside always has them
             aside = _write_atomic(path.with_suffix(".instances"), result.instances)
@@ -99,12 +128,11 @@ class ParseCache:
         _write_atomic(path, head, replace(result, instances=()))
         self.used.add(parse_unit_key(path, self.directory.parent))
 
-    def _used(self, rel: str, salt: str, aside: int) -> None:
-        path = self._path(rel, salt)
+    def _used(self, path: Path, aside: int) -> None:
         key = parse_unit_key(path, self.directory.parent)
         if key not in self.used:
             self.used.add(key)
-            touch(path, *([self._instances_path(rel, salt)] if aside else []))
+            touch(path, *([path.with_suffix(".instances")] if aside else []))
 
     def digest(self, result: ParsedTU) -> str:
         """A name for everything ``result`` read: its dependencies' current hashes."""

@@ -84,3 +84,26 @@ def test_a_system_header_installed_after_a_mine_is_a_miss_for_every_tu(tmp_path,
     again = _mine(TINYBLAS, tmp_path / "c", tmp_path / "cache")
     assert missing.cache_hits == 0 and after.cache_hits == 0
     assert again.cache_hits == again.tus
+
+
+def test_two_releases_of_a_tu_whose_own_file_is_the_same_keep_an_entry_each(tmp_path):
+    """The TU's file is the same in both, a header it includes is not: mining one release never costs the other
+    its cached parse (each has an entry beside the other's)."""
+    from miner.models import ParsedTU
+    from miner.parse.cache import ParseCache
+    from miner.source.files import FileHashes
+
+    releases = {}
+    for name, header in (("old", "int f();\n"), ("new", "int f(int);\n")):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "a.cpp").write_text('#include "a.h"\n')
+        (root / "a.h").write_text(header)
+        releases[name] = ParseCache(tmp_path / "cache", "fp", FileHashes(root))
+    for name, cache in releases.items():
+        cache.put(ParsedTU("a.cpp", "clang", (), (), (), ("a.cpp", "a.h"), variant=name))
+    for name, cache in releases.items():
+        found = cache.get("a.cpp")
+        assert found is not None and found[0].variant == name
+    (tmp_path / "new" / "a.h").write_text("int f(long);\n")  # a third content: no entry holds
+    assert ParseCache(tmp_path / "cache", "fp", FileHashes(tmp_path / "new")).peek("a.cpp") is None

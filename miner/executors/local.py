@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
-from miner.executors.base import Lost, Retried, Source, WorkerSpec
+from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec
 from miner.signals import children_ignore_ctrl_c
 
 _FORKED: dict[int, WorkerSpec] = {}  # what a forked worker inherits, by the id its parent gave it
@@ -27,9 +27,10 @@ _IDLE_POLL_S = 0.5
 
 @dataclass
 class _Failed:
-    """What a worker sends back when its task raised."""
+    """What a worker sends back when its task raised, or (``broken``) when the worker itself could not be built."""
 
     detail: str
+    broken: bool = False
 
 
 @dataclass
@@ -119,6 +120,8 @@ class LocalExecutor:
             yield key, Lost("crash", detail, tried)
             return
         slot.key = slot.task = None
+        if isinstance(result, _Failed) and result.broken:
+            raise ExecutorError(f"the {spec.name} workers cannot start: {result.detail}")
         yield key, Lost("error", result.detail, tried) if isinstance(result, _Failed) else result
 
     def _start(self, spec: WorkerSpec, index: int) -> _Slot:
@@ -169,8 +172,13 @@ def _serve_forked(conn, spec_id: int) -> None:
 
 
 def serve(conn, spec: WorkerSpec) -> None:
-    """A worker's main loop: build the worker, then answer tasks until the pipe closes."""
-    handle = spec.make(*spec.args)
+    """A worker's main loop: build the worker, then answer tasks until the pipe closes (a worker that cannot be
+    built answers each task with why)."""
+    try:
+        handle = spec.make(*spec.args)
+    except Exception as exc:  # told to the driver, which stops the run with it
+        why = _Failed(traceback.format_exception_only(type(exc), exc)[-1].strip(), broken=True)
+        handle = _Broken(why)
     try:
         while True:
             try:
@@ -191,3 +199,13 @@ def serve(conn, spec: WorkerSpec) -> None:
         close = getattr(handle, "close", None)
         if close is not None:
             close()
+
+
+class _Broken:
+    """Stands for a worker whose spec could not build it."""
+
+    def __init__(self, why: _Failed) -> None:
+        self.why = why
+
+    def __call__(self, task: Any) -> _Failed:
+        return self.why

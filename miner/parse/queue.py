@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from miner.collector import collect_rarely
+from miner.errors import MinerError
 from miner.executors import Executor, Lost, WorkerSpec
 from miner.models import ParsedTU, ParseFailed, ParseResult
 from miner.parse.cache import Head
@@ -116,6 +117,8 @@ class ParseQueue:
         while stream.left:
             item = stream.results.get()
             if item is _DONE:
+                if isinstance(self._error, MinerError):
+                    raise self._error
                 raise RuntimeError("the parse queue stopped") from self._error
             stream.left -= 1
             yield item

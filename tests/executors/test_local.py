@@ -55,3 +55,18 @@ class _Calls:
 
     def __call__(self, task) -> str:
         return self.fn()
+
+
+def test_a_worker_that_cannot_be_built_stops_the_run_with_why():
+    import pytest
+
+    from miner.executors import ExecutorError, Tasks
+
+    spec = WorkerSpec("test", _Unbuildable)
+    with pytest.raises(ExecutorError, match="the test workers cannot start: RuntimeError: no device here"):
+        dict(LocalExecutor(1).run(spec, Tasks([(0, "go")])))
+
+
+class _Unbuildable:
+    def __init__(self) -> None:
+        raise RuntimeError("no device here")

@@ -1,5 +1,6 @@
-"""Where verification runs: in this process's Verifier (one device), or on an executor's workers (Ray: one
-evaluator actor per GPU). The loop awaits ``evaluate(task, candidate)`` and knows neither."""
+"""Where verification runs: on an executor's workers (``miner.executors``): a local worker process with its
+Verifier on this machine's device, or Ray actors, one per GPU. The loop awaits ``evaluate(task, candidate)`` and
+knows neither."""
 
 from __future__ import annotations
 
@@ -16,24 +17,6 @@ from miner.verify.errors import VerifyEnvironmentError
 from miner.verify.evaluate import Candidate, Verifier, VerifyOptions
 from miner.verify.models import Outcome, Verdict
 from miner.verify.tasks import Task, load_task
-
-
-class LocalEvaluator:
-    """One Verifier on this machine's device; verifications run one at a time, off the event loop."""
-
-    def __init__(self, options: VerifyOptions) -> None:
-        self.verifier = Verifier(options)
-        self._lock = threading.Lock()
-
-    async def __call__(self, task: Task, candidate: Candidate) -> Verdict:
-        return await asyncio.to_thread(self._verify, task, candidate)
-
-    def _verify(self, task: Task, candidate: Candidate) -> Verdict:
-        with self._lock:
-            return self.verifier.verify(task, candidate)
-
-    def close(self) -> None:
-        self.verifier.close()
 
 
 class VerifyWorker:

@@ -118,6 +118,7 @@ class BundleBuilder:
         names: dict[str, set[str]] = defaultdict(set)
         live_via: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         unwalked: set[str] = set()  # helpers live for some entry whose walk did not see which kernels call them
+        roots = {v.traversal.root for v in family}
         for v in family:
             for node, rid in v.region_of.items():
                 reach[rid].add(v.entry)
@@ -134,7 +135,9 @@ class BundleBuilder:
                         if not callers:
                             unwalked.add(rid)
                 names[rid].add(g.nodes[node]["name"])
-                node_for_region.setdefault(rid, node)
+                held = node_for_region.get(rid)
+                if held is None or _names_region(node, roots) < _names_region(held, roots):
+                    node_for_region[rid] = node
                 role_for_region[rid] = _stronger_role(role_for_region.get(rid), v.roles[node])
         regions = []
         for rid in sorted(node_for_region):
@@ -285,3 +288,10 @@ def _family_name(entries: list[str]) -> str:
 def _bundle_id(library: str, entries: list[str]) -> str:
     digest = hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()[:10]
     return f"{library}:{sorted(entries)[0]}:{digest}"
+
+
+def _names_region(node: str, roots: set[str | None]) -> tuple[bool, str]:
+    """Which of the nodes one region holds names it (a macro body expanded into two functions, ``f`` in one TU and
+    ``f_64`` in another, is one region): an entry's own root first, then the smallest node id, whatever order the
+    traversals met them in."""
+    return node not in roots, node

@@ -83,7 +83,7 @@ class BundleBuilder:
         roles: dict[str, Role] = {}
         for d in included:
             roles[d.node] = self._role(d.node, depth[d.node], nodes)
-        return EntryView(t.entry, t, {n: self.region_id(n) for n in nodes}, roles, verdicts)
+        return EntryView(t.entry, t, {n: self.region_id(n) for n in sorted(nodes)}, roles, verdicts)
 
     def _role(self, node: str, depth: int, included: set[str]) -> Role:
         space = self.g.nodes[node]["exec_space"]

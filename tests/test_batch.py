@@ -108,3 +108,19 @@ def test_bad_batch_input_exits_with_one_line(tmp_path, capsys, revisions):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown revision 'nope'" in err
     assert not (tmp_path / "o" / "v1" / "bundles.jsonl").exists(), "nothing is parsed before every revision opens"
+
+
+def test_a_batch_on_ray_writes_what_the_local_pool_writes(revisions):
+    """The same batch on a Ray of two CPUs (started for the run): the outputs of each revision, byte for byte."""
+    pytest.importorskip("ray")
+    root, tmp = revisions
+    summaries = {}
+    for executor in ("local", "ray"):
+        base = MineOptions(
+            path=root, out=tmp / executor, jobs=2, cache_dir=tmp / f"cache-{executor}", executor=executor
+        )
+        summaries[executor] = mine_batch(plan_revisions(base, ["v1", "v2"]), _quiet)
+    assert summaries["ray"].executor == "ray" and summaries["ray"].workers == 2
+    assert summaries["ray"].tu_parses == summaries["local"].tu_parses
+    for rev in ("v1", "v2"):
+        assert _outputs(tmp / "ray" / rev) == _outputs(tmp / "local" / rev), rev

@@ -60,7 +60,8 @@ def mine_batch(plans: list[MineOptions], progress: Progress) -> BatchSummary:
             except MinerError as exc:
                 results.append(exc)
         again = _parsed_again(executor, plans)
-    return _summary(plans, results, again, first, executor, time.perf_counter() - start)
+        workers = executor.workers
+    return _summary(plans, results, again, first, workers, time.perf_counter() - start)
 
 
 def _parse_all(plans, checkouts, queue: ParseQueue, progress: Progress) -> list[Parsed | MinerError]:
@@ -97,7 +98,7 @@ def _parsed_again(executor: Executor, plans: list[MineOptions]) -> list[str]:
     )
 
 
-def _summary(plans, results, again: list[str], first: MineOptions, executor: Executor, wall: float) -> BatchSummary:
+def _summary(plans, results, again: list[str], first: MineOptions, workers: int, wall: float) -> BatchSummary:
     revisions, tus, hits = [], 0, 0
     for opts, result in zip(plans, results, strict=True):
         common = dict(library=opts.library, checkout=str(opts.path), revision=opts.rev, out=str(opts.out))
@@ -110,7 +111,7 @@ def _summary(plans, results, again: list[str], first: MineOptions, executor: Exe
         hits += result.cache_hits + sum(h for _, h in result.with_tus.values())
     return BatchSummary(
         revisions=revisions, tus=tus, tu_parses=tus - hits, from_cache=hits, parsed_again=again,
-        executor=first.executor, workers=executor.workers, wall_seconds=round(wall, 2),
+        executor=first.executor, workers=workers, wall_seconds=round(wall, 2),
     )  # fmt: skip
 
 

@@ -9,6 +9,7 @@ analysed before; without an executor of several workers the entries are analysed
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -54,10 +55,7 @@ def entry_verdicts(
     if not missing:
         return out
 
-    def keep(node: str) -> bool:
-        return rules.verdict(node, g.nodes[node]).action == "follow"
-
-    build = BuildDeadFinder(g, index_inactive(parsed), read, keep=keep)
+    build = BuildDeadFinder(g, index_inactive(parsed), read, keep=functools.partial(_followed, rules, g))
     complete = [replace(tu, instances=aside[tu.path]()) if tu.path in aside else tu for tu in parsed]
     analyser = LivenessAnalyser(g, index_instances(complete), build, incomplete_instances(complete))
     work = [(traversals[e.name], e.variant) for e in missing]
@@ -71,6 +69,11 @@ def entry_verdicts(
     finally:
         store.flush()
     return {e.name: out[e.name] for e in selected}
+
+
+def _followed(rules: RuleSet, g: nx.DiGraph, node: str) -> bool:
+    """Whether the library's rules follow ``node`` (an excluded function leads nowhere)."""
+    return rules.verdict(node, g.nodes[node]).action == "follow"
 
 
 def _analyse(analyser: LivenessAnalyser, work: list[tuple[Traversal, str]], executor: Executor | None):

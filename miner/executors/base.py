@@ -23,6 +23,7 @@ class WorkerSpec:
     num_cpus: float = 1
     num_gpus: float = 0
     most: int = 0  # the most workers to start (0: as many as the executor has room for)
+    daemon: bool = True  # a local worker dies with this process; False for one that starts processes of its own
 
 
 @dataclass(frozen=True)

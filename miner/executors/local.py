@@ -2,8 +2,8 @@
 killed and replaced, one that dies is replaced and its task given to the next free worker. Workers start as the
 first task for them comes, so a run of one task starts one process.
 
-Workers are not daemons (a verification worker starts sandbox processes of its own); each run stops its workers
-when it ends, however it ends, and a worker whose pipe closes returns. A spec with ``shared`` arguments is forked from this process, which built them (a graph of a whole library is not
+Each run stops its workers when it ends, however it ends; a worker whose pipe closes returns; a worker is a daemon
+(it dies with this process) unless its spec says it starts processes of its own (a verification worker). A spec with ``shared`` arguments is forked from this process, which built them (a graph of a whole library is not
 sent down a pipe); any other is spawned, a fresh interpreter."""
 
 from __future__ import annotations
@@ -130,9 +130,9 @@ class LocalExecutor:
         parent, child = ctx.Pipe()
         if forked:
             _FORKED[id(spec)] = spec
-            proc = ctx.Process(target=_serve_forked, args=(child, id(spec)))
+            proc = ctx.Process(target=_serve_forked, args=(child, id(spec)), daemon=spec.daemon)
         else:
-            proc = ctx.Process(target=serve, args=(child, spec))
+            proc = ctx.Process(target=serve, args=(child, spec), daemon=spec.daemon)
         with children_ignore_ctrl_c():
             proc.start()
         child.close()

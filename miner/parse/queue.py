@@ -86,6 +86,7 @@ class ParseQueue:
         self._cursor: dict[int, _Entry] = {}
         self._seq = 0
         self._closing = False
+        self._closed = False  # by its owner: the driver stops once the jobs queued are done
         self._abandoned = False
         self._driver: threading.Thread | None = None
         self._error: BaseException | None = None
@@ -104,13 +105,14 @@ class ParseQueue:
     ) -> Iterator[ParseResult | tuple[str, Head]]:
         """The jobs' results in completion order. ``prepare`` completes a job as it is sent; ``recheck`` asks the
         cache again for a path another revision's job just parsed (``(path, Head)`` then stands for the result);
-        ``keep`` takes in each parse (stores it, learns from it) in the driver, before any later job is prepared. ``order`` places this caller's
-        jobs among others' of the same path."""
+        ``keep`` takes in each parse (stores it, learns from it) in the driver, before any later job is prepared.
+        ``order`` places this caller's jobs among others' of the same path."""
         jobs = list(jobs)
         if not jobs:
             return
         stream = _Stream(order, config, _config_name(config), prepare, recheck, keep, left=len(jobs))
         with self._lock:
+            reopened = self._closed  # a parse asked for after its owner closed the queue (a cache hit gone since)
             self._enqueue(stream, jobs)
             self._start()
             self._lock.notify_all()
@@ -122,6 +124,8 @@ class ParseQueue:
                 raise RuntimeError("the parse queue stopped") from self._error
             stream.left -= 1
             yield item
+        if reopened:
+            self.close()
 
     def _enqueue(self, stream: _Stream, jobs: list[Job]) -> None:
         for job in jobs:
@@ -137,7 +141,7 @@ class ParseQueue:
     def close(self, abandon: bool = False) -> None:
         """Waits for the jobs queued; with ``abandon`` (an interrupted run), stops the workers now."""
         with self._lock:
-            self._closing = True
+            self._closing = self._closed = True
             self._abandoned = self._abandoned or abandon
             self._lock.notify_all()
         if self._driver is not None:

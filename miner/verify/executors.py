@@ -56,7 +56,9 @@ class WorkerEvaluator:
         # the workers may share one host: each worker's memory share counts them all (a cluster only gets less)
         fields["concurrent_verifiers"] = max(options.concurrent_verifiers, count)
         self.executor = executor
-        self.spec = WorkerSpec("verify", VerifyWorker, (fields,), num_gpus=1 if per_gpu else 0, most=count)
+        self.spec = WorkerSpec(
+            "verify", VerifyWorker, (fields,), num_gpus=1 if per_gpu else 0, most=count, daemon=False
+        )  # its Verifier starts sandbox processes, which a daemon may not
         self.count = count
         self.retries = retries
         self._inbox = Inbox()

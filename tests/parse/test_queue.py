@@ -193,3 +193,15 @@ def test_a_worker_whose_main_process_is_gone_stops_quietly():
 class _Echo:
     def __call__(self, job):
         return ParseFailed(job.rel, "crash", "")
+
+
+def test_a_parse_asked_for_after_the_queue_closed_closes_it_again(tmp_path):
+    """A cached parse gone between the peek and the read is parsed after the run's queue closed: no driver thread
+    and no worker may outlive that parse."""
+    (tmp_path / "late.cpp").write_text("int late_function(int x) { return x; }\n")
+    queue = ParseQueue(LocalExecutor(1))
+    queue.allow(60)
+    queue.close()
+    results = list(queue.run(_config(tmp_path), [ParseJob("late.cpp", CXX, "lp64")]))
+    assert [r.path for r in results] == ["late.cpp"] and isinstance(results[0], ParsedTU)
+    assert queue._driver is None

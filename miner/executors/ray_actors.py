@@ -22,17 +22,29 @@ _POLL_S = 0.5
 _START_S = 120.0  # an actor not up by then, with nothing else running, will not come up
 
 
-class _Host:
-    """An actor's body: the worker the spec builds (from arguments packed by ``pack``, where they were)."""
+class _Packed:
+    """A value pickled by the standard pickler, which Ray then moves as one buffer."""
 
-    def __init__(self, make, args: tuple | bytes) -> None:
-        self.handle = make(*(pickle.loads(args) if isinstance(args, bytes) else args))
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __reduce__(self):
+        return _Packed, (self.data,)
+
+
+class _Host:
+    """An actor's body: the worker the spec builds (from arguments ``pack`` packed, where it could)."""
+
+    def __init__(self, make, args: tuple | _Packed) -> None:
+        self.handle = make(*unpack(args))
 
     def ready(self) -> bool:
         return True
 
     def run(self, task: Any) -> Any:
-        return self.handle(task)
+        return pack(self.handle(task))
 
     def close(self) -> None:
         close = getattr(self.handle, "close", None)
@@ -188,7 +200,7 @@ class _Run:
     def answer(self, actor: _Actor) -> Iterator[tuple[Hashable, Any]]:
         key, task, tried = actor.key, actor.task, actor.tries + 1
         try:
-            result = self.ray.get(actor.ref)
+            result = unpack(self.ray.get(actor.ref))
         except self.ray.exceptions.RayTaskError as exc:
             actor.ref = actor.key = actor.task = None
             yield key, Lost("error", _first_line(exc), tried)
@@ -225,14 +237,18 @@ class _Run:
             yield item[0], Lost("no-workers", "no Ray worker is left to take it", 0)
 
 
-def pack(args: tuple) -> tuple | bytes:
-    """Large shared arguments (a library's graph and instances) as one pickle: the standard pickler takes a fraction
-    of the time Ray's (cloudpickle calls back into Python for every object that is not a builtin); arguments it
-    cannot pickle (a closure) are left to Ray."""
+def pack(value: Any) -> Any:
+    """A value of many objects (a TU's parse, a library's graph and instances) as one pickle: Ray's own serializer
+    (cloudpickle) calls back into Python for every object that is not a builtin, the standard pickler does not
+    (a rocBLAS TU's parse: 1,000s of small dataclasses). A value it cannot pickle (a closure) is left to Ray."""
     try:
-        return pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
+        return _Packed(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except (pickle.PicklingError, TypeError, AttributeError):
-        return args
+        return value
+
+
+def unpack(value: Any) -> Any:
+    return pickle.loads(value.data) if isinstance(value, _Packed) else value
 
 
 def _take(source: Source, index: int) -> tuple[Hashable, Any, int] | None:

@@ -11,7 +11,7 @@ ray = pytest.importorskip("ray")
 
 @pytest.fixture(scope="module")
 def executor():
-    import cloudpickle
+    from ray import cloudpickle
 
     from miner.executors.ray_actors import RayExecutor
 

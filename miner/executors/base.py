@@ -77,6 +77,12 @@ class Executor(Protocol):
     def close(self) -> None: ...
 
 
+def first_try(source: Source, worker: int) -> tuple[Hashable, Any, int] | None:
+    """The source's next task for ``worker`` as ``(key, task, tries so far)``."""
+    item = source.take(worker)
+    return None if item is None else (item[0], item[1], 0)
+
+
 class Tasks:
     """A fixed list of tasks, taken in order by whichever worker is free."""
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
-from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec
+from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec, first_try
 from miner.signals import children_ignore_ctrl_c
 
 _FORKED: dict[int, WorkerSpec] = {}  # what a forked worker inherits, by the id its parent gave it
@@ -90,7 +90,7 @@ class LocalExecutor:
             free = next((s for s in slots if not s.busy), None)
             if free is None and len(slots) < _most(spec, self.workers):
                 index = len(slots)
-                item = again.popleft() if again else _take(source, index)
+                item = again.popleft() if again else first_try(source, index)
                 if item is None:
                     return
                 free = self._start(spec, index)
@@ -98,7 +98,7 @@ class LocalExecutor:
             elif free is None:
                 return
             else:
-                item = again.popleft() if again else _take(source, free.index)
+                item = again.popleft() if again else first_try(source, free.index)
                 if item is None:
                     return
             free.key, free.task, free.tries = item
@@ -152,11 +152,6 @@ class LocalExecutor:
 
 def _most(spec: WorkerSpec, room: int) -> int:
     return min(room, spec.most) if spec.most else room
-
-
-def _take(source: Source, index: int) -> tuple[Hashable, Any, int] | None:
-    item = source.take(index)
-    return None if item is None else (item[0], item[1], 0)
 
 
 def _stop(slot: _Slot) -> int | None:

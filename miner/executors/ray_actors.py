@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Hashable, Iterator
 from typing import Any
 
-from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec
+from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec, first_try
 
 _POLL_S = 0.5
 _START_S = 120.0  # an actor not up by then, with nothing else running, will not come up
@@ -180,7 +180,7 @@ class _Run:
         for a in self.actors:
             if a.ready is not None or a.ref is not None:
                 continue
-            item = self.again.popleft() if self.again else _take(self.source, a.index)
+            item = self.again.popleft() if self.again else first_try(self.source, a.index)
             if item is None:
                 return
             a.key, a.task, a.tries = item
@@ -250,11 +250,6 @@ def pack(value: Any) -> Any:
 
 def unpack(value: Any) -> Any:
     return pickle.loads(value.data) if isinstance(value, _Packed) else value
-
-
-def _take(source: Source, index: int) -> tuple[Hashable, Any, int] | None:
-    item = source.take(index)
-    return None if item is None else (item[0], item[1], 0)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -360,11 +360,17 @@ def mine(opts: MineOptions, progress: Progress = _no_progress) -> RunSummary:
         return finish_mine(p, opts, progress, executor, start)
 
 
-def finish_mine(p: Parsed, opts: MineOptions, progress: Progress, executor: Executor, start: float) -> RunSummary:
-    """A parsed checkout's outputs: an earlier run's where they still hold, else analysed and written."""
+def finish_mine(
+    p: Parsed, opts: MineOptions, progress: Progress, executor: Executor, start: float, last: bool = True
+) -> RunSummary:
+    """A parsed checkout's outputs: an earlier run's where they still hold, else analysed and written. With
+    ``last`` (no other checkout's analysis follows), the executor is let go of before the outputs are written."""
     summary = _kept_outputs(p, opts, start)
     if summary is None:
-        summary = write_outputs(analyse_parsed(p, opts, progress, executor), opts, time.perf_counter() - start)
+        analysis = analyse_parsed(p, opts, progress, executor)
+        if last:
+            executor.release()
+        summary = write_outputs(analysis, opts, time.perf_counter() - start)
     _record_cache_use(p, opts)
     return summary
 

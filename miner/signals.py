@@ -40,8 +40,12 @@ def sigterm_stops() -> Iterator[None]:
 def children_ignore_ctrl_c() -> Iterator[None]:
     """Processes started inside ignore SIGINT from their first instruction on, Python's start-up included. Ctrl-C
     reaches the terminal's whole process group; the main process alone reports it and stops the workers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if threading.current_thread() is not threading.main_thread():  # a thread cannot set handlers; it can block
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

@@ -21,11 +21,11 @@ The model, phase by phase:
 - **Liveness analysis**: on the executor's workers (``miner/liveness/run.py``), all N of them, on one machine or
   many, Amdahl-shaped: ``L(n) = L(1) * ((1 - p) + p / n)`` with ``p`` fitted from the speed-up from 1 to 2 processes
   (``--liveness-speedup2``; the default 1.71 is rocSOLVER's 23.3 s at ``jobs=1`` against 13.3-14.0 s at ``jobs=2``
-  in BENCHMARKS.md, 2026-12-04). Local workers are forked and inherit the analyser; a Ray worker first receives it
-  (graph + instantiated bodies, put once into the object store): ``--analyser-mb`` over the link to its machine
-  (none on the driver's machine; every machine pulls its copy at the link's full speed, at once) and unpickled at
-  ``--unpickle-mb-per-s`` (both to be measured), a one-time start added to ``L(n)``. The report also gives the
-  start if every copy crossed the driver's one link in turn.
+  in BENCHMARKS.md, 2026-12-04). Local workers, and on Ray the workers on the driver's machine, are forked and
+  inherit the analyser; a Ray worker on another machine first receives it (graph + instantiated bodies, pickled
+  once and put into the object store): ``--analyser-mb`` over the link to its machine (every machine pulls its copy
+  at the link's full speed, at once), unpickled at ``--unpickle-mb-per-s``; it then shares the work the driver's
+  machine has not done yet. The report also gives the start if every copy crossed the driver's one link in turn.
 - **Data moved** (multi-machine rows only): each TU's result crosses the driver's link, one at a time, at
   ``--bandwidth-gbit``; its size is the mean size of the mine's parse cache entries (entry and instances: the
   pickled result), found through the cache's run records, or ``--bytes-per-tu``.
@@ -351,23 +351,27 @@ def parse_seconds(
 
 
 def liveness_seconds(mine: Mine, cores: int, setting: Setting, *, machines: int = 1, ray: bool = False) -> float:
-    """``L(cores)`` from the measured ``L(jobs)`` (see the module docstring): on every worker, plus on Ray each
-    worker's start (``analyser_start``); a measured Ray mine's own start (one machine) is taken out first."""
+    """``L(cores)`` from the measured ``L(jobs)`` (see the module docstring). On Ray the driver's machine's workers
+    are forked and start at once; the other machines' start once the analyser reached them (``analyser_start``), and
+    share what work is left by then."""
     p = _parallel_part(setting.liveness_speedup2)
-    measured = mine.liveness
-    if mine.executor == "ray" and mine.jobs > 1:
-        measured = max(0.0, measured - analyser_start(setting, 1))
-    one = measured / ((1 - p) + p / max(1, mine.jobs))
-    start = analyser_start(setting, machines) if ray and cores > 1 else 0.0
-    return one * ((1 - p) + p / max(1, cores)) + start
+    one = mine.liveness / ((1 - p) + p / max(1, mine.jobs))
+    serial, parallel = one * (1 - p), one * p
+    if not ray or machines <= 1 or cores <= 1:
+        return serial + parallel / max(1, cores)
+    here = max(1, cores // machines)
+    start = analyser_start(setting, machines)
+    together = (parallel + (cores - here) * start) / cores
+    return serial + (together if together > start else parallel / here)
 
 
 def analyser_start(setting: Setting, machines: int) -> float:
-    """A Ray liveness worker's start: the pickled analyser moved to its machine over the link (none on the driver's
-    machine; every machine pulls its copy at the link's speed, at once) and unpickled in the worker."""
+    """When a Ray liveness worker on another machine than the driver's can start: the analyser pickled once on the
+    driver, moved to its machine over the link (every machine pulls its copy at the link's speed, at once) and
+    unpickled in the worker (pickling measured at about the speed of unpickling)."""
     move = setting.analyser_mb * 8 / (setting.bandwidth_gbit * 1e3) if machines > 1 else 0.0
     unpickle = setting.analyser_mb / setting.unpickle_mb_per_s if setting.unpickle_mb_per_s > 0 else 0.0
-    return move + unpickle
+    return move + 2 * unpickle
 
 
 def _parallel_part(speedup2: float) -> float:
@@ -545,8 +549,7 @@ def check(
             f"{pred.liveness:.1f} / {other.liveness:.1f}",
             f"{pred.wall:.1f}", f"{other.wall:.1f}", f"{(pred.wall - other.wall) / other.wall:+.1%}", note,
         ])  # fmt: skip
-        if not ray:  # a Ray mine's liveness includes its workers' start
-            live.setdefault(other.jobs, []).append(other.liveness)
+        live.setdefault(other.jobs, []).append(other.liveness)  # Ray's workers on one machine are forked too
     header = ["run", "executor", "jobs", "parse pred / meas s", "liveness pred / meas s", "predicted wall s",
               "measured wall s", "error", "note"]  # fmt: skip
     out = [_table(header, rows, markdown)]

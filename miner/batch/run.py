@@ -50,17 +50,18 @@ def mine_batch(plans: list[MineOptions], progress: Progress) -> BatchSummary:
         executor = stack.enter_context(executor_for(first))
         with ParseQueue(executor) as queue:
             parsed = _parse_all(plans, checkouts, queue, progress)
+        workers = executor.workers
         results: list[RunSummary | MinerError] = []
-        for opts, p in zip(plans, parsed, strict=True):
+        for i, (opts, p) in enumerate(zip(plans, parsed, strict=True)):
             if isinstance(p, MinerError):
                 results.append(p)
                 continue
+            last = i == len(plans) - 1
             try:
-                results.append(finish_mine(p, opts, _labelled(progress, opts), executor, time.perf_counter()))
+                results.append(finish_mine(p, opts, _labelled(progress, opts), executor, time.perf_counter(), last))
             except MinerError as exc:
                 results.append(exc)
         again = _parsed_again(executor, plans)
-        workers = executor.workers
     return _summary(plans, results, again, first, workers, time.perf_counter() - start)
 
 

@@ -74,7 +74,11 @@ class Executor(Protocol):
     def running(self) -> list[tuple[Any, Hashable]]:
         """(worker handle, key) of each task running now: a process or a Ray actor (to kill one in tests)."""
 
-    def close(self) -> None: ...
+    def release(self) -> None:
+        """No run follows: what the executor holds (a Ray it started) may begin to stop while the caller goes on."""
+
+    def close(self) -> None:
+        """Stops what the executor holds, waiting for a release under way."""
 
 
 def first_try(source: Source, worker: int) -> tuple[Hashable, Any, int] | None:

@@ -146,6 +146,9 @@ class LocalExecutor:
     def running(self) -> list[tuple[Any, Hashable]]:
         return [(s.process, s.key) for s in self._slots if s.busy]
 
+    def release(self) -> None:
+        pass  # every run stops its workers as it ends
+
     def close(self) -> None:
         _FORKED.clear()
 

@@ -3,23 +3,31 @@ or on a local one this process starts. Results come back through Ray's object st
 
 An actor gets a task only once it is up, so a replacement that cannot be placed (its node died and the cluster has
 no room left) holds nothing. A task whose actor or node died goes to another actor, up to ``tries`` in all. The
-cluster's size is read again after each death: a slot whose CPUs are gone is dropped rather than replaced."""
+cluster's size is read again after each death: a slot whose CPUs are gone is dropped rather than replaced.
+
+A spec whose arguments are ``shared`` (a whole library's analyser, built here) is worked on this node by processes
+forked from this one, as the local executor does, holding this node's CPUs through a placement group; only the
+actors on other nodes get the arguments, through the object store. Pickling rocBLAS's analyser and unpickling it in
+each actor took longer than the analysis it was sent for, on two CPUs."""
 
 from __future__ import annotations
 
 import contextlib
 import pickle
+import queue
 import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec, first_try
+from miner.executors.base import ExecutorError, Lost, Retried, Source, Tasks, WorkerSpec, first_try
+from miner.executors.local import LocalExecutor
 
 _POLL_S = 0.5
 _START_S = 120.0  # an actor not up by then, with nothing else running, will not come up
+_RESERVE_S = 2.0  # this node's CPUs not free for forked workers by then: the actors take the whole run
 
 
 class _Packed:
@@ -77,6 +85,7 @@ class RayExecutor:
         self.ray = ray
         self.retried: list[Retried] = []
         self._run: _Run | None = None
+        self._stopping: threading.Thread | None = None
         self._started = not ray.is_initialized()
         if self._started:
             options = {"include_dashboard": False, "log_to_driver": False, **init}
@@ -98,10 +107,10 @@ class RayExecutor:
     def workers(self) -> int:
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
-    def room(self, spec: WorkerSpec) -> int:
-        """How many actors of ``spec`` the cluster's live nodes can hold now."""
+    def room(self, spec: WorkerSpec, reserved: float = 0) -> int:
+        """How many actors of ``spec`` the cluster's live nodes can hold now, ``reserved`` CPUs aside."""
         resources = self.ray.cluster_resources()
-        counts = [int(resources.get("CPU", 0) // spec.num_cpus)] if spec.num_cpus else []
+        counts = [int((resources.get("CPU", 0) - reserved) // spec.num_cpus)] if spec.num_cpus else []
         if spec.num_gpus:
             counts.append(int(resources.get("GPU", 0) // spec.num_gpus))
         return max(0, min(counts)) if counts else 1
@@ -109,7 +118,37 @@ class RayExecutor:
     def run(
         self, spec: WorkerSpec, source: Source, *, timeout_s: float | None = None, tries: int = 2
     ) -> Iterator[tuple[Hashable, Any]]:
-        run = self._run = _Run(self, spec, source, timeout_s, tries)
+        here = self._reserve_here(spec)
+        if here is None:
+            yield from self._on_actors(spec, source, timeout_s, tries)
+            return
+        group, forks = here
+        local = LocalExecutor(forks)
+        local.retried = self.retried
+        try:
+            most = spec.most - forks if spec.most else 0
+            if self.room(spec, forks * spec.num_cpus) <= 0 or (spec.most and most <= 0):
+                yield from local.run(spec, source, timeout_s=timeout_s, tries=tries)
+                return
+            shared = _Shared(source)
+            yield from _merged(
+                [
+                    lambda: local.run(spec, shared, timeout_s=timeout_s, tries=tries),
+                    lambda: self._on_actors(spec, shared, timeout_s, tries, forks, forks * spec.num_cpus, most),
+                ],
+                shared,
+            )
+            if shared.back:  # handed back by an actor that died after the forked workers had finished
+                yield from local.run(spec, Tasks(list(shared.back)), timeout_s=timeout_s, tries=tries)
+        finally:
+            local.close()
+            with contextlib.suppress(Exception):
+                self.ray.util.remove_placement_group(group)
+
+    def _on_actors(
+        self, spec, source, timeout_s, tries, first: int = 0, reserved: float = 0, most: int = 0
+    ) -> Iterator[tuple[Hashable, Any]]:
+        run = self._run = _Run(self, spec, source, timeout_s, tries, first, reserved, most)
         try:
             yield from run.loop()
         finally:
@@ -117,25 +156,64 @@ class RayExecutor:
                 with contextlib.suppress(Exception):
                     self.ray.kill(a.handle)
 
+    def _reserve_here(self, spec: WorkerSpec) -> tuple[Any, int] | None:
+        """A placement group holding this node's CPUs for workers forked from this process, and how many: for a
+        spec with shared arguments, where this node has CPUs in the cluster and they are free."""
+        if not spec.shared or spec.num_gpus or not spec.num_cpus:
+            return None
+        from ray.util.placement_group import placement_group
+
+        node = self.ray.get_runtime_context().get_node_id()
+        cpus = next((n["Resources"].get("CPU", 0) for n in self.ray.nodes() if n["NodeID"] == node and n["Alive"]), 0)
+        forks = int(cpus // spec.num_cpus)
+        if spec.most:
+            forks = min(forks, spec.most)
+        if forks <= 0:
+            return None
+        group = placement_group(
+            [{"CPU": forks * spec.num_cpus}], strategy="STRICT_PACK", bundle_label_selector=[{"ray.io/node-id": node}]
+        )
+        if not group.wait(_RESERVE_S):
+            self.ray.util.remove_placement_group(group)
+            return None
+        return group, forks
+
     def running(self) -> list[tuple[Any, Hashable]]:
         run = self._run
         return [] if run is None else [(a.handle, a.key) for a in list(run.actors) if a.ref is not None]
 
+    def release(self) -> None:
+        """No more runs: a Ray this executor started stops in the background (its processes take a second or two to
+        end gracefully) while the caller goes on; ``close`` waits for it."""
+        if self._started and self._stopping is None:
+            self._stopping = threading.Thread(target=self.ray.shutdown, name="ray-shutdown")
+            self._stopping.start()
+
     def close(self) -> None:
-        if self._started:
+        if self._stopping is not None:
+            self._stopping.join()
+        elif self._started:
             self.ray.shutdown()
+        self._started = False
 
 
 class _Run:
     """One ``run``: its actors, the tasks to give again, and how many actors the cluster has room for."""
 
-    def __init__(self, executor: RayExecutor, spec: WorkerSpec, source: Source, timeout_s, tries: int) -> None:
+    def __init__(
+        self, executor: RayExecutor, spec: WorkerSpec, source: Source, timeout_s, tries: int,
+        first: int = 0, reserved: float = 0, most: int = 0,
+    ) -> None:  # fmt: skip
+        """``first``, ``reserved``: with workers forked on this node, the number of the first actor and the CPUs
+        the forked ones hold; ``most`` then replaces the spec's."""
         self.executor, self.ray = executor, executor.ray
         self.spec, self.source, self.timeout_s, self.tries = spec, source, timeout_s, tries
+        self.first, self.reserved = first, reserved
         self.remote = self.ray.remote(num_cpus=spec.num_cpus, num_gpus=spec.num_gpus, max_restarts=0)(_Host)
         self.args = self.ray.put(pack(spec.args)) if spec.shared else spec.args
-        room = max(1, executor.room(spec))
-        self.wanted = min(room, spec.most) if spec.most else room
+        room = executor.room(spec, reserved) if first else max(1, executor.room(spec))
+        most = most or spec.most
+        self.wanted = min(room, most) if most else room
         self.actors: list[_Actor] = []
         self.again: deque[tuple[Hashable, Any, int]] = deque()  # tasks whose actor died, with the tries they had
 
@@ -174,7 +252,7 @@ class _Run:
     def feed(self) -> None:
         """Starts actors up to the cluster's room while there is work; gives every idle one a task."""
         taken = {a.index for a in self.actors}
-        free = [i for i in range(self.wanted) if i not in taken]
+        free = [i for i in range(self.first, self.first + self.wanted) if i not in taken]
         while free and (self.again or not self.source.exhausted()):
             self.actors.append(self.start(free.pop(0)))
         for a in self.actors:
@@ -210,7 +288,10 @@ class _Run:
             self.died(actor)
             if tried < self.tries:
                 self.executor.retried.append(Retried(self.spec.name, key, detail))
-                self.again.append((key, task, tried))
+                if isinstance(self.source, _Shared):  # the forked workers take it now, not a replacement to come
+                    self.source.give_back(key, task)
+                else:
+                    self.again.append((key, task, tried))
             else:
                 yield key, Lost("crash", detail, tried)
             return
@@ -221,7 +302,7 @@ class _Run:
         """The slot is started again where the cluster still has room for it (read after Ray notices the death)."""
         self.drop(actor)
         time.sleep(0.2)
-        self.wanted = max(0, min(self.wanted, self.executor.room(self.spec)))
+        self.wanted = max(0, min(self.wanted, self.executor.room(self.spec, self.reserved)))
 
     def drop(self, actor: _Actor) -> None:
         with contextlib.suppress(Exception):
@@ -229,12 +310,76 @@ class _Run:
         self.actors.remove(actor)
 
     def abandon(self) -> Iterator[tuple[Hashable, Any]]:
-        """No actor is left and the cluster has no room for one: every task left is lost."""
+        """No actor is left and the cluster has no room for one: every task left is lost, unless workers forked here
+        share the source (they take what is left)."""
+        if isinstance(self.source, _Shared):
+            return
         while self.again:
             key, _, tried = self.again.popleft()
             yield key, Lost("no-workers", "no Ray worker is left to take it", tried)
         while (item := self.source.take(0)) is not None:
             yield item[0], Lost("no-workers", "no Ray worker is left to take it", 0)
+
+
+class _Shared:
+    """One source that forked workers and actors take from at once: takes under a lock, tasks handed back (by actors
+    left without a node) first, and a stop for both once the reader of their results has stopped."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.back: deque[tuple[Hashable, Any]] = deque()
+        self.stopped = False
+        self._lock = threading.Lock()
+
+    def take(self, worker: int) -> tuple[Hashable, Any] | None:
+        with self._lock:
+            return self.back.popleft() if self.back else self.source.take(worker)
+
+    def give_back(self, key: Hashable, task: Any) -> None:
+        with self._lock:
+            self.back.append((key, task))
+
+    def exhausted(self) -> bool:
+        with self._lock:
+            return not self.back and self.source.exhausted()
+
+    def wait(self, timeout: float) -> None:
+        self.source.wait(timeout)
+
+    def cancelled(self) -> bool:
+        return self.stopped or self.source.cancelled()
+
+
+def _merged(runs: list[Callable[[], Iterator]], shared: _Shared) -> Iterator:
+    """The items of several runs, each driven in a thread of its own, as they come; an error in one stops all."""
+    out: queue.Queue = queue.Queue()
+
+    def drive(run: Callable[[], Iterator]) -> None:
+        try:
+            for item in run():
+                out.put((True, item))
+        except BaseException as exc:  # raised again in the reader's thread
+            out.put((False, exc))
+        finally:
+            out.put((False, None))
+
+    threads = [threading.Thread(target=drive, args=(run,), daemon=True) for run in runs]
+    for t in threads:
+        t.start()
+    try:
+        running = len(threads)
+        while running:
+            ok, value = out.get()
+            if ok:
+                yield value
+            elif value is None:
+                running -= 1
+            else:
+                raise value
+    finally:
+        shared.stopped = True
+        for t in threads:
+            t.join()
 
 
 def pack(value: Any) -> Any:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import threading
+import time
+
 import pytest
 
+from miner.executors import Tasks, WorkerSpec
 from tests.executors import common, workers
 
 ray = pytest.importorskip("ray")
@@ -44,3 +49,18 @@ def test_a_task_past_its_deadline_is_lost_and_the_rest_go_on(executor):
 
 def test_a_task_that_raises_is_lost_once_with_the_error(executor):
     common.check_a_task_that_raises_is_lost_once_with_the_error(executor)
+
+
+def test_shared_arguments_stay_here_and_this_nodes_workers_are_forked(executor):
+    from ray.util import placement_group_table
+
+    lock = threading.Lock()  # cannot be pickled: it reaches the workers only by forking
+    spec = WorkerSpec("test", workers.Holder, (lock,), shared=True)
+    results = dict(executor.run(spec, Tasks([(i, ("wait", 0.2)) for i in range(6)])))
+    assert sorted(results) == list(range(6))
+    assert set(results.values()) == {(os.getpid(), "lock")}
+    assert all(g["state"] == "REMOVED" for g in placement_group_table().values()), "the node's CPUs are given back"
+    deadline = time.monotonic() + 10
+    while ray.available_resources().get("CPU") != 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ray.available_resources().get("CPU") == 2

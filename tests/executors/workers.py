@@ -18,6 +18,9 @@ class Doer:
             time.sleep(float(arg))
         elif what == "raise":
             raise ValueError(f"cannot do {arg}")
+        elif what == "parent":  # then the answer is the worker's parent process, after a pause of ``arg`` s
+            time.sleep(float(arg))
+            arg = os.getppid()
         elif what == "die":
             os._exit(7)
         elif what == "die-once":
@@ -26,3 +29,14 @@ class Doer:
                 marker.write_text("died here once\n")
                 os._exit(7)
         return self.tag, arg, self.pid
+
+
+class Holder:
+    """Holds a value it was built with; answers with its parent process and the value's type."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __call__(self, task: tuple[str, object]) -> tuple[int, str]:
+        time.sleep(float(task[1]))
+        return os.getppid(), type(self.value).__name__

@@ -283,6 +283,8 @@ def _mine_batch(args, console: Console) -> int:
         table.add_row(label(opts), r.library or "", r.revision or "working tree", *cells)
     Console().print(table)
     again = f"; parsed again after a worker died: {', '.join(summary.parsed_again)}" if summary.parsed_again else ""
+    if summary.analysed_again:
+        again += f"; liveness runs analysed again after a worker died: {summary.analysed_again}"
     print(f"TUs: {summary.tus}, parsed {summary.tu_parses}, from the cache {summary.from_cache}{again}; "
           f"{summary.executor} executor, {summary.workers} workers, {summary.wall_seconds:g} s")  # fmt: skip
     print(f"summary: {write_batch_summary(summary, args.out)}")

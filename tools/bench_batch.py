@@ -163,6 +163,7 @@ def bench_batch(args, scratch: Path) -> list[str]:
         f"- the batch: {batch['tu_parses']} TU parses ({batch['from_cache']} of {batch['tus']} from the cache), "
         f"{wall:.1f} s ({batch['wall_seconds']:.1f} s inside), {separate_wall / wall:.2f}x the separate mines' speed",
         f"- parsed again after a worker died: {', '.join(batch['parsed_again']) or 'none'}",
+        f"- liveness runs analysed again after a worker died: {batch.get('analysed_again', 0)}",
         f"- every revision byte-identical: {'yes' if same else 'NO'}",
     ]
     return lines

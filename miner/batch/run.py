@@ -62,7 +62,9 @@ def mine_batch(plans: list[MineOptions], progress: Progress) -> BatchSummary:
             except MinerError as exc:
                 results.append(exc)
         again = _parsed_again(executor, plans)
-    return _summary(plans, results, again, first, workers, time.perf_counter() - start)
+        analysed_again = sum(1 for r in executor.retried if r.spec == "liveness")
+    summary = _summary(plans, results, again, first, workers, time.perf_counter() - start)
+    return summary.model_copy(update={"analysed_again": analysed_again})
 
 
 def _parse_all(plans, checkouts, queue: ParseQueue, progress: Progress) -> list[Parsed | MinerError]:

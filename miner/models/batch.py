@@ -40,6 +40,7 @@ class BatchSummary(BaseModel):
     tu_parses: int  # by the workers (each TU shared by several revisions once)
     from_cache: int  # TUs the cache served: parsed by an earlier run, or by this batch for another revision
     parsed_again: list[str] = Field(default_factory=list)  # "REVISION:PATH" of TUs given to another worker
+    analysed_again: int = 0  # liveness runs (of up to 16 entries) given to another worker after theirs died
     executor: str = "local"
     workers: int = 1
     wall_seconds: float = 0.0

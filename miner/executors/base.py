@@ -82,7 +82,11 @@ class Executor(Protocol):
 
 
 def first_try(source: Source, worker: int) -> tuple[Hashable, Any, int] | None:
-    """The source's next task for ``worker`` as ``(key, task, tries so far)``."""
+    """The source's next task for ``worker`` as ``(key, task, tries so far)``: first a task whose worker of another
+    executor died (a source that holds such tasks has ``retry()``), with the tries it had."""
+    retry = getattr(source, "retry", None)
+    if retry is not None and (again := retry()) is not None:
+        return again
     item = source.take(worker)
     return None if item is None else (item[0], item[1], 0)
 

@@ -22,12 +22,12 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-from miner.executors.base import ExecutorError, Lost, Retried, Source, Tasks, WorkerSpec, first_try
+from miner.executors.base import ExecutorError, Lost, Retried, Source, WorkerSpec, first_try
 from miner.executors.local import LocalExecutor
 
 _POLL_S = 0.5
 _START_S = 120.0  # an actor not up by then, with nothing else running, will not come up
-_RESERVE_S = 2.0  # this node's CPUs not free for forked workers by then: the actors take the whole run
+_RESERVE_S = 10.0  # this node's CPUs not free for forked workers by then: the actors take the whole run
 
 
 class _Packed:
@@ -85,6 +85,7 @@ class RayExecutor:
         self.ray = ray
         self.retried: list[Retried] = []
         self._run: _Run | None = None
+        self._local: LocalExecutor | None = None  # the forked workers of a run of a shared spec
         self._stopping: threading.Thread | None = None
         self._started = not ray.is_initialized()
         if self._started:
@@ -118,32 +119,34 @@ class RayExecutor:
     def run(
         self, spec: WorkerSpec, source: Source, *, timeout_s: float | None = None, tries: int = 2
     ) -> Iterator[tuple[Hashable, Any]]:
-        here = self._reserve_here(spec)
-        if here is None:
-            yield from self._on_actors(spec, source, timeout_s, tries)
-            return
-        group, forks = here
-        local = LocalExecutor(forks)
-        local.retried = self.retried
+        group = None
         try:
+            group, forks = self._reserve_here(spec)
+            if group is None:
+                yield from self._on_actors(spec, source, timeout_s, tries)
+                return
+            local = self._local = LocalExecutor(forks)
+            local.retried = self.retried
             most = spec.most - forks if spec.most else 0
             if self.room(spec, forks * spec.num_cpus) <= 0 or (spec.most and most <= 0):
                 yield from local.run(spec, source, timeout_s=timeout_s, tries=tries)
                 return
             shared = _Shared(source)
+
+            def on_actors() -> Iterator[tuple[Hashable, Any]]:
+                try:
+                    yield from self._on_actors(spec, shared, timeout_s, tries, forks, forks * spec.num_cpus, most)
+                finally:
+                    shared.done_with_actors()
+
             yield from _merged(
-                [
-                    lambda: local.run(spec, shared, timeout_s=timeout_s, tries=tries),
-                    lambda: self._on_actors(spec, shared, timeout_s, tries, forks, forks * spec.num_cpus, most),
-                ],
-                shared,
+                [lambda: local.run(spec, shared.for_forks(), timeout_s=timeout_s, tries=tries), on_actors], shared
             )
-            if shared.back:  # handed back by an actor that died after the forked workers had finished
-                yield from local.run(spec, Tasks(list(shared.back)), timeout_s=timeout_s, tries=tries)
         finally:
-            local.close()
-            with contextlib.suppress(Exception):
-                self.ray.util.remove_placement_group(group)
+            self._local = None
+            if group is not None:
+                with contextlib.suppress(Exception):
+                    self.ray.util.remove_placement_group(group)
 
     def _on_actors(
         self, spec, source, timeout_s, tries, first: int = 0, reserved: float = 0, most: int = 0
@@ -156,11 +159,12 @@ class RayExecutor:
                 with contextlib.suppress(Exception):
                     self.ray.kill(a.handle)
 
-    def _reserve_here(self, spec: WorkerSpec) -> tuple[Any, int] | None:
+    def _reserve_here(self, spec: WorkerSpec) -> tuple[Any, int]:
         """A placement group holding this node's CPUs for workers forked from this process, and how many: for a
-        spec with shared arguments, where this node has CPUs in the cluster and they are free."""
+        spec with shared arguments, where this node has CPUs in the cluster and they come free in time (else
+        ``(None, 0)``: actors take the whole run)."""
         if not spec.shared or spec.num_gpus or not spec.num_cpus:
-            return None
+            return None, 0
         from ray.util.placement_group import placement_group
 
         node = self.ray.get_runtime_context().get_node_id()
@@ -169,18 +173,23 @@ class RayExecutor:
         if spec.most:
             forks = min(forks, spec.most)
         if forks <= 0:
-            return None
+            return None, 0
         group = placement_group(
             [{"CPU": forks * spec.num_cpus}], strategy="STRICT_PACK", bundle_label_selector=[{"ray.io/node-id": node}]
         )
-        if not group.wait(_RESERVE_S):
-            self.ray.util.remove_placement_group(group)
-            return None
-        return group, forks
+        ready = False
+        try:
+            ready = group.wait(_RESERVE_S)
+        finally:
+            if not ready:
+                with contextlib.suppress(Exception):
+                    self.ray.util.remove_placement_group(group)
+        return (group, forks) if ready else (None, 0)
 
     def running(self) -> list[tuple[Any, Hashable]]:
-        run = self._run
-        return [] if run is None else [(a.handle, a.key) for a in list(run.actors) if a.ref is not None]
+        run, local = self._run, self._local
+        forked = local.running() if local is not None else []
+        return forked + ([] if run is None else [(a.handle, a.key) for a in list(run.actors) if a.ref is not None])
 
     def release(self) -> None:
         """No more runs: a Ray this executor started stops in the background (its processes take a second or two to
@@ -289,7 +298,7 @@ class _Run:
             if tried < self.tries:
                 self.executor.retried.append(Retried(self.spec.name, key, detail))
                 if isinstance(self.source, _Shared):  # the forked workers take it now, not a replacement to come
-                    self.source.give_back(key, task)
+                    self.source.give_back(key, task, tried)
                 else:
                     self.again.append((key, task, tried))
             else:
@@ -322,32 +331,75 @@ class _Run:
 
 
 class _Shared:
-    """One source that forked workers and actors take from at once: takes under a lock, tasks handed back (by actors
-    left without a node) first, and a stop for both once the reader of their results has stopped."""
+    """One source that forked workers and actors take from at once, under a lock. A task whose actor died is handed
+    back to the forked workers with the tries it had; so their view of the source (``for_forks``) is exhausted only
+    once the actors are done too, while the actors' view never holds a handed-back task (a replacement actor may
+    never find a node). Both stop once the reader of their results has stopped."""
 
     def __init__(self, source: Source) -> None:
         self.source = source
-        self.back: deque[tuple[Hashable, Any]] = deque()
+        self.back: deque[tuple[Hashable, Any, int]] = deque()
         self.stopped = False
-        self._lock = threading.Lock()
+        self.actors_done = False
+        self._changed = threading.Condition()
 
     def take(self, worker: int) -> tuple[Hashable, Any] | None:
-        with self._lock:
-            return self.back.popleft() if self.back else self.source.take(worker)
+        with self._changed:
+            return self.source.take(worker)
 
-    def give_back(self, key: Hashable, task: Any) -> None:
-        with self._lock:
-            self.back.append((key, task))
+    def give_back(self, key: Hashable, task: Any, tried: int) -> None:
+        with self._changed:
+            self.back.append((key, task, tried))
+            self._changed.notify_all()
+
+    def done_with_actors(self) -> None:
+        with self._changed:
+            self.actors_done = True
+            self._changed.notify_all()
 
     def exhausted(self) -> bool:
-        with self._lock:
-            return not self.back and self.source.exhausted()
+        with self._changed:
+            return self.source.exhausted()
 
     def wait(self, timeout: float) -> None:
         self.source.wait(timeout)
 
     def cancelled(self) -> bool:
         return self.stopped or self.source.cancelled()
+
+    def for_forks(self) -> _ForkSide:
+        return _ForkSide(self)
+
+
+class _ForkSide:
+    """The forked workers' view of a ``_Shared`` source."""
+
+    def __init__(self, shared: _Shared) -> None:
+        self.shared = shared
+
+    def retry(self) -> tuple[Hashable, Any, int] | None:
+        with self.shared._changed:
+            return self.shared.back.popleft() if self.shared.back else None
+
+    def take(self, worker: int) -> tuple[Hashable, Any] | None:
+        return self.shared.take(worker)
+
+    def exhausted(self) -> bool:
+        shared = self.shared
+        with shared._changed:
+            return not shared.back and shared.actors_done and shared.source.exhausted()
+
+    def wait(self, timeout: float) -> None:
+        shared = self.shared
+        with shared._changed:
+            if shared.source.exhausted():  # only the actors can bring work now
+                if not shared.back and not shared.actors_done:
+                    shared._changed.wait(timeout)
+                return
+        shared.source.wait(timeout)
+
+    def cancelled(self) -> bool:
+        return self.shared.cancelled()
 
 
 def _merged(runs: list[Callable[[], Iterator]], shared: _Shared) -> Iterator:
